@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the static archives Debian does not ship (alsa-lib, tinyxml2, libsystemd) from the bookworm
+# source packages into a per-architecture sysroot cache, the way Buildroot does.
+# Usage: build-sysroot.sh ARCH(x86_64|aarch64) OUTDIR
+# Result: OUTDIR/{include,lib}/ and OUTDIR/.stamp; rerunning with a complete stamp does nothing.
+set -euo pipefail
+arch=${1:?arch}; out=${2:?outdir}
+out=$(mkdir -p "$out" && cd "$out" && pwd)
+stamp_want="alsa-lib tinyxml2 systemd v3 $arch"
+if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp_want" ]; then exit 0; fi
+
+case "$arch" in
+  x86_64)  triplet=x86_64-linux-gnu; cc=gcc; cxx=g++; ar=ar; host_flag="" ;;
+  aarch64) triplet=aarch64-linux-gnu; cc=aarch64-linux-gnu-gcc; cxx=aarch64-linux-gnu-g++; ar=aarch64-linux-gnu-ar
+           host_flag="--host=aarch64-linux-gnu" ;;
+  *) echo "build-sysroot: unknown arch '$arch'" >&2; exit 2 ;;
+esac
+for tool in "$cc" "$cxx" "$ar" meson ninja dpkg-source; do
+  command -v "$tool" >/dev/null || { echo "build-sysroot: '$tool' is missing: run toolchain/install-deps.sh" >&2; exit 1; }
+done
+
+# Sources are architecture-independent: one download cache beside the sysroots.
+src=$(dirname "$out")/src
+mkdir -p "$src" "$out/include" "$out/lib"
+jobs=$(nproc)
+log=$out/build.log; : > "$log"
+fail() { echo "build-sysroot($arch): $1 failed; last lines of $log:" >&2; tail -n 30 "$log" >&2; exit 1; }
+
+fetch() { # fetch PKG -> prints the unpacked source dir
+  local pkg=$1
+  local dir; dir=$(find "$src" -maxdepth 1 -type d -name "$2-*" | head -n 1)
+  if [ -z "$dir" ]; then
+    (cd "$src" && apt-get source -qq --download-only "$pkg" >>"$log" 2>&1) || fail "apt-get source $pkg (is there a deb-src entry? run toolchain/install-deps.sh)"
+    (cd "$src" && dpkg-source -x --no-check "$(ls -t "$pkg"_*.dsc | head -n 1)" >>"$log" 2>&1) || fail "unpack $pkg"
+    dir=$(find "$src" -maxdepth 1 -type d -name "$2-*" | head -n 1)
+  fi
+  echo "$dir"
+}
+
+# tinyxml2: one translation unit.
+t2=$(fetch tinyxml2 tinyxml2)
+mkdir -p "$out/obj"
+$cxx -O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -c "$t2/tinyxml2.cpp" -o "$out/obj/tinyxml2.o" >>"$log" 2>&1 || fail tinyxml2
+rm -f "$out/lib/libtinyxml2.a"; $ar rcs "$out/lib/libtinyxml2.a" "$out/obj/tinyxml2.o"
+cp "$t2/tinyxml2.h" "$out/include/"
+
+# alsa-lib: autotools, static, plugins built in; config files read from /usr/share/alsa on the target.
+al=$(fetch alsa-lib alsa-lib)
+rm -rf "$out/alsa-build" "$out/stage"; mkdir -p "$out/alsa-build"
+( cd "$out/alsa-build" && CC=$cc CFLAGS="-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2" "$al/configure" $host_flag --prefix=/usr \
+    --enable-static --disable-shared --with-pic --disable-python --disable-topology --disable-alisp \
+    --disable-old-symbols --without-debug && make -j"$jobs" -C src && make -C src install DESTDIR="$out/stage" \
+    && make -C include install DESTDIR="$out/stage" ) >>"$log" 2>&1 || fail alsa-lib
+cp "$out/stage/usr/lib/libasound.a" "$out/lib/"
+rm -rf "$out/include/alsa"; cp -r "$out/stage/usr/include/alsa" "$out/include/"
+# The static library reads its configuration from the target's /usr/share/alsa; keep it for the image.
+rm -rf "$out/share"; mkdir -p "$out/share"; cp -r "$al/src/conf" "$out/share/alsa"
+
+# libsystemd: only the static library target; every optional dependency off so it needs just libc and libcap.
+sd=$(fetch systemd systemd)
+off=$(python3 - "$sd/meson_options.txt" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+opts = re.findall(r"option\('([^']+)',\s*type\s*:\s*'combo',\s*choices\s*:\s*\['auto',\s*'true',\s*'false'\]", s)
+print(' '.join('-D%s=false' % o for o in opts))
+PY
+)
+cross=()
+if [ "$arch" = aarch64 ]; then
+  cat > "$out/meson-cross.txt" <<CROSS
+[binaries]
+c = '$cc'
+cpp = '$cxx'
+ar = '$ar'
+strip = 'aarch64-linux-gnu-strip'
+pkgconfig = 'pkg-config'
+[properties]
+pkg_config_libdir = ['/usr/lib/aarch64-linux-gnu/pkgconfig', '/usr/share/pkgconfig']
+[host_machine]
+system = 'linux'
+cpu_family = 'aarch64'
+cpu = 'aarch64'
+endian = 'little'
+CROSS
+  cross=(--cross-file "$out/meson-cross.txt")
+fi
+rm -rf "$out/systemd-build"
+( meson setup "$out/systemd-build" "$sd" "${cross[@]}" -Dstatic-libsystemd=pic --auto-features=disabled -Dtests=false $off \
+  && ninja -C "$out/systemd-build" version.h libsystemd.a ) >>"$log" 2>&1 || fail libsystemd
+cp "$out/systemd-build/libsystemd.a" "$out/lib/"
+rm -rf "$out/include/systemd"; cp -r "$sd/src/systemd" "$out/include/systemd"
+
+rm -rf "$out/alsa-build" "$out/systemd-build" "$out/stage" "$out/obj"
+echo "$stamp_want" > "$out/.stamp"
+echo "build-sysroot($arch): $(ls "$out/lib" | tr '\n' ' ')in $out"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The README's second command: install what is missing, then build and run every test suite:
+# host (debug, ASan+UBSan, TSan, static release), aarch64 static release under qemu, and the fuzzers briefly.
+# SOTTO_PRESETS="host-debug aarch64-release" limits the run to some presets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash toolchain/install-deps.sh
+
+presets=${SOTTO_PRESETS:-"host-debug host-asan host-tsan host-release aarch64-release host-fuzz"}
+jobs=$(nproc)
+summary=()
+total_pass=0; total_fail=0
+for p in $presets; do
+  echo "==== $p: configure and build"
+  start=$(date +%s)
+  cmake --preset "$p" >/dev/null
+  cmake --build --preset "$p" -j "$jobs"
+  echo "==== $p: test"
+  log=build/$p/ctest.log
+  set +e
+  if [ "$p" = host-fuzz ]; then
+    ctest --test-dir "build/$p" --output-on-failure 2>&1 | tee "$log"
+  else
+    ctest --preset "$p" -j "$jobs" 2>&1 | tee "$log"
+  fi
+  rc=${PIPESTATUS[0]}
+  set -e
+  line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1 || true)
+  n_total=$(echo "$line" | sed -nE 's/.*out of ([0-9]+).*/\1/p'); n_fail=$(echo "$line" | sed -nE 's/.*, ([0-9]+) tests failed.*/\1/p')
+  n_total=${n_total:-0}; n_fail=${n_fail:-0}
+  [ "$rc" != 0 ] && [ "$n_fail" = 0 ] && n_fail=1
+  total_pass=$((total_pass + n_total - n_fail)); total_fail=$((total_fail + n_fail))
+  summary+=("$p: $((n_total - n_fail)) passed, $n_fail failed ($(( $(date +%s) - start )) s)")
+done
+echo "==== summary"
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]
