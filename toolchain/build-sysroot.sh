@@ -7,7 +7,7 @@
 set -euo pipefail
 arch=${1:?arch}; out=${2:?outdir}
 out=$(mkdir -p "$out" && cd "$out" && pwd)
-stamp_want="alsa-lib tinyxml2 systemd v3 $arch"
+stamp_want="alsa-lib tinyxml2 systemd v4 $arch"
 if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp_want" ]; then exit 0; fi
 
 case "$arch" in
@@ -86,7 +86,7 @@ CROSS
   cross=(--cross-file "$out/meson-cross.txt")
 fi
 rm -rf "$out/systemd-build"
-( meson setup "$out/systemd-build" "$sd" "${cross[@]}" -Dstatic-libsystemd=pic --auto-features=disabled -Dtests=false $off \
+( meson setup "$out/systemd-build" "$sd" "${cross[@]}" --buildtype=release -Dstatic-libsystemd=pic --auto-features=disabled -Dtests=false $off \
   && ninja -C "$out/systemd-build" version.h libsystemd.a ) >>"$log" 2>&1 || fail libsystemd
 cp "$out/systemd-build/libsystemd.a" "$out/lib/"
 rm -rf "$out/include/systemd"; cp -r "$sd/src/systemd" "$out/include/systemd"

@@ -12,10 +12,10 @@ run=build/run
 mkdir -p "$run"
 seconds=${SOTTO_RUN_SECONDS:-5}
 echo "== sottod --version"
-build/host-release/app/sottod/sottod --version
+build/host-release/sottod --version
 echo "== sottod on config/sotto.xml for ${seconds}s (state in $run), then SIGTERM"
 set +e
-timeout --preserve-status --signal=TERM "$seconds" build/host-release/app/sottod/sottod --config config/sotto.xml \
+timeout --preserve-status --signal=TERM "$seconds" build/host-release/sottod --config config/sotto.xml \
   --set "paths.state-dir=$PWD/$run/state" --set "paths.runtime-dir=$PWD/$run/runtime" \
   --set "paths.log-dir=$PWD/$run/log"
 rc=$?

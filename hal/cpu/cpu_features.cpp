@@ -81,17 +81,31 @@ std::string cpuFeatureString() {
 std::string cpuModelName() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
+  auto value = [](const std::string& l) {
+    auto colon = l.find(':');
+    if (colon == std::string::npos) return std::string();
+    auto start = l.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : l.substr(start);
+  };
+#if defined(__aarch64__)
+  // Arm kernels list implementer and part numbers, not a model name. (Under qemu-user the file is the
+  // host's, which has neither: then "unknown" rather than the host's x86 name.)
+  std::string implementer, part;
   while (std::getline(in, line)) {
-    // x86 says "model name", most arm kernels "Model" or nothing useful.
-    if (line.rfind("model name", 0) == 0 || line.rfind("Model", 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        auto start = line.find_first_not_of(" \t", colon + 1);
-        if (start != std::string::npos) return line.substr(start);
-      }
+    if (implementer.empty() && line.rfind("CPU implementer", 0) == 0) implementer = value(line);
+    if (part.empty() && line.rfind("CPU part", 0) == 0) part = value(line);
+  }
+  if (implementer.empty()) return "unknown";
+  return "implementer " + implementer + " part " + part;
+#else
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      std::string v = value(line);
+      if (!v.empty()) return v;
     }
   }
   return "unknown";
+#endif
 }
 
 }  // namespace sotto::hal
