@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// sotto: the command-line client. Subcommands grow with the pipeline (listen, say, ask, generate, audit, ...).
+#include <cstdio>
+#include <string>
+
+#include "app/common/version.h"
+#include "app/config/config.h"
+
+namespace {
+
+void usage(FILE* out) {
+  std::fputs(
+      "Usage: sotto COMMAND [ARGS]\n"
+      "Command-line client of the Sotto voice assistant runtime.\n"
+      "\n"
+      "Commands:\n"
+      "  check-config FILE      validate a configuration file: 0 valid, 2 with one line per problem\n"
+      "  config-reference       print the settings reference (Markdown)\n"
+      "  version                same as --version\n"
+      "\n"
+      "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
+      out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    usage(stdout);
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::fputs(sotto::app::versionText("sotto").c_str(), stdout);
+    return 0;
+  }
+  if (cmd == "config-reference") {
+    std::fputs(sotto::config::referenceMarkdown().c_str(), stdout);
+    return 0;
+  }
+  if (cmd == "check-config") {
+    if (argc != 3) {
+      std::fprintf(stderr, "sotto check-config: expected one FILE\n");
+      return 2;
+    }
+    auto r = sotto::config::loadFile(argv[2]);
+    if (!r.config) {
+      for (const auto& p : r.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
+      return 2;
+    }
+    std::printf("%s: valid\n", argv[2]);
+    return 0;
+  }
+  std::fprintf(stderr, "sotto: unknown command '%s' (see sotto --help)\n", cmd.c_str());
+  return 2;
+}

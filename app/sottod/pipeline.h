@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The running pipeline of sottod: devices opened per config, stage threads, rings, and their health.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/config/config.h"
+#include "engine/pipeline/health.h"
+#include "engine/speech/audio_stage.h"
+#include "engine/speech/input_meter.h"
+#include "sotto/hal/rt.h"
+
+namespace sotto::app {
+
+// Control thread only (create, start, stop, status, inject). Stage threads are owned here.
+class Pipeline {
+ public:
+  // Opens the configured devices and reserves every ring and buffer. A device that cannot be opened is not
+  // fatal: it is recorded in degradations() and the pipeline runs without it. Errors: invalid configuration
+  // values only.
+  static Result<std::unique_ptr<Pipeline>> create(const config::Config& cfg);
+  ~Pipeline();
+
+  // Starts devices and stage threads. A device that fails to start is recorded as a degradation.
+  Status start();
+  // Stops stage threads (each ends within one period), joins them, stops devices. Idempotent.
+  void stop();
+
+  // Watchdog health of all stages (no allocation).
+  pipeline::HealthStatus checkHealth(uint64_t nowNs, uint64_t stallLimitNs) { return health_.check(nowNs, stallLimitNs); }
+  // One line for systemd's STATUS= and the log.
+  std::string statusLine() const;
+  const std::vector<std::string>& degradations() const { return degradations_; }
+  // Names of the stages that run threads ("audio", "speech").
+  std::vector<std::string> stageNames() const;
+  // Fault injection (tests): the named stage stops beating until shutdown. False for an unknown stage.
+  bool injectStall(std::string_view stage);
+
+  const speech::AudioStage* audio() const { return audio_.get(); }
+  const speech::InputMeter* meter() const { return meter_ ? &*meter_ : nullptr; }
+
+ private:
+  Pipeline() = default;
+  config::Config cfg_;
+  pipeline::HealthMonitor health_;
+  std::unique_ptr<speech::AudioStage> audio_;
+  std::optional<speech::InputMeter> meter_;
+  pipeline::Heartbeat* audioBeat_ = nullptr;
+  pipeline::Heartbeat* speechBeat_ = nullptr;
+  std::atomic<bool> stop_{false};
+  hal::RtThread audioThread_;
+  hal::RtThread speechThread_;
+  std::vector<std::string> degradations_;
+  bool started_ = false;
+};
+
+// Smallest power of two >= n (ring capacities).
+size_t roundUpPow2(size_t n);
+
+}  // namespace sotto::app
