@@ -20,6 +20,7 @@ namespace {
 std::atomic<int> g_level{static_cast<int>(Level::info)};
 std::atomic<bool> g_journal{false};
 std::mutex g_stderrMutex;  // keeps lines whole when several control threads log
+constexpr const char* kJournalSocket = "/run/systemd/journal/socket";
 
 // systemd sets JOURNAL_STREAM=<dev>:<inode> for the stream it connected; only trust it if fd 2 is that stream.
 bool stderrIsJournal() {
@@ -69,7 +70,9 @@ void vwrite(Level lvl, const char* stage, const char* code, const char* fmt, va_
   if (static_cast<int>(lvl) > g_level.load(std::memory_order_relaxed)) return;
   char msg[1024];
   std::vsnprintf(msg, sizeof msg, fmt, ap);
-  if (g_journal.load(std::memory_order_relaxed)) {
+  // libsystemd drops records silently (returns 0) when no journald listens: check the socket ourselves so
+  // a record is never lost, e.g. while journald restarts.
+  if (g_journal.load(std::memory_order_relaxed) && access(kJournalSocket, W_OK) == 0) {
     int rc = sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", static_cast<int>(lvl), "SOTTO_STAGE=%s", stage,
                              "SOTTO_EVENT=%s", code, "SYSLOG_IDENTIFIER=sottod", nullptr);
     if (rc >= 0) return;

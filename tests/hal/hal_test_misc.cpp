@@ -2,6 +2,9 @@
 // CPU feature detection, Result<T>, and the log sink selection.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -58,4 +61,23 @@ TEST(Log, JournalStreamMustMatchStderr) {
   sotto::log::init(sotto::log::Level::info);
   EXPECT_FALSE(sotto::log::toJournal());
   ::unsetenv("JOURNAL_STREAM");
+}
+
+TEST(Log, JournalUnreachableFallsBackToStderr) {
+  // Make JOURNAL_STREAM describe our real stderr, as systemd would: the journal sink is chosen. Where no journald
+  // listens (this test machine, early boot), the record must still come out on stderr, not vanish.
+  struct stat st {};
+  ASSERT_EQ(fstat(2, &st), 0);
+  std::string stream = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  ::setenv("JOURNAL_STREAM", stream.c_str(), 1);
+  sotto::log::init(sotto::log::Level::info);
+  bool journal = sotto::log::toJournal();
+  ::unsetenv("JOURNAL_STREAM");
+  EXPECT_TRUE(journal);
+  if (access("/run/systemd/journal/socket", W_OK) == 0) GTEST_SKIP() << "a journald is listening here";
+  testing::internal::CaptureStderr();
+  SOTTO_LOG_ERROR("test", "fallback", "kept %s", "anyway");
+  std::string err = testing::internal::GetCapturedStderr();
+  sotto::log::init(sotto::log::Level::info, sotto::log::Sink::stderr_);
+  EXPECT_EQ(err, "error test[fallback]: kept anyway\n");
 }
