@@ -11,6 +11,7 @@ HOST_PKGS=(
   googletest libgtest-dev libbenchmark-dev # tests and micro benchmarks
   libsodium-dev libcap-dev                  # static archives come from Debian
   systemd                                   # systemd-analyze verify in tests
+  python3-numpy                             # ../shared/tools/mkgguf.py (synthetic test and bench models)
   dpkg-dev meson gperf python3-jinja2 autoconf automake libtool  # source builds of the sysroot
   libmount-dev
 )
