@@ -7,6 +7,9 @@
 set -euo pipefail
 arch=${1:?arch}; out=${2:?outdir}
 out=$(mkdir -p "$out" && cd "$out" && pwd)
+# Presets of one architecture share this sysroot: one builder at a time.
+exec 9>"$out.lock"
+flock 9
 stamp_want="alsa-lib tinyxml2 systemd v4 $arch"
 if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp_want" ]; then exit 0; fi
 
