@@ -7,16 +7,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#if defined(__aarch64__)
-#include <asm/hwcap.h>
-#include <sys/auxv.h>
-#endif
-
 #include <cstdio>
-#include <fstream>
-#include <map>
 #include <sstream>
 #include <thread>
+
+#include "sotto/hal/cpu.h"
 
 #ifndef SOTTO_BUILD_TYPE
 #define SOTTO_BUILD_TYPE "unknown"
@@ -25,56 +20,6 @@
 namespace sotto::bench {
 
 namespace {
-
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
-// First value of "key : value" in /proc/cpuinfo (or "" when absent).
-std::string cpuinfoField(const std::string& key) {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon != std::string::npos && trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
-  }
-  return {};
-}
-
-// Arm does not put a model name in /proc/cpuinfo; the implementer and part numbers identify the core.
-std::string armCoreName(const std::string& implementer, const std::string& part) {
-  static const std::map<std::string, std::string> kArmParts = {
-      {"0xd03", "Cortex-A53"}, {"0xd04", "Cortex-A35"},   {"0xd05", "Cortex-A55"}, {"0xd07", "Cortex-A57"},
-      {"0xd08", "Cortex-A72"}, {"0xd09", "Cortex-A73"},   {"0xd0a", "Cortex-A75"}, {"0xd0b", "Cortex-A76"},
-      {"0xd0c", "Neoverse-N1"}, {"0xd0d", "Cortex-A77"},  {"0xd41", "Cortex-A78"}, {"0xd40", "Neoverse-V1"},
-      {"0xd46", "Cortex-A510"}, {"0xd47", "Cortex-A710"}, {"0xd49", "Neoverse-N2"}, {"0xd4f", "Neoverse-V2"},
-  };
-  if (implementer == "0x41") {
-    const auto it = kArmParts.find(part);
-    if (it != kArmParts.end()) return "Arm " + it->second;
-  }
-  return "implementer " + implementer + " part " + part;
-}
-
-std::string cpuModel() {
-  std::string model = cpuinfoField("model name");
-#if defined(__aarch64__)
-  // An aarch64 build reading an x86 model name runs under user-mode emulation (qemu): say so, since the
-  // figures then measure the emulator.
-  if (!model.empty() && cpuinfoField("CPU implementer").empty()) return model + " (emulated aarch64)";
-#endif
-  if (!model.empty()) return model;
-  const std::string implementer = cpuinfoField("CPU implementer");
-  if (!implementer.empty()) model = armCoreName(implementer, cpuinfoField("CPU part"));
-  // Boards name themselves in the device tree (e.g. "Raspberry Pi 4 Model B Rev 1.4").
-  std::ifstream dt("/sys/firmware/devicetree/base/model");
-  std::string board;
-  if (std::getline(dt, board, '\0') && !board.empty()) model += (model.empty() ? "" : " on ") + board;
-  return model.empty() ? "unknown" : model;
-}
 
 std::string kernel() {
   utsname u{};
@@ -111,38 +56,6 @@ std::string buildType() {
   s += ", NOT optimized (figures are not representative)";
 #endif
   return s;
-}
-
-void feature(std::string& out, const char* name, bool present) {
-  if (!out.empty()) out += ' ';
-  if (!present) out += '-';
-  out += name;
-}
-
-std::string cpuFeatures() {
-  std::string out;
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  feature(out, "sse4.2", __builtin_cpu_supports("sse4.2"));
-  feature(out, "avx2", __builtin_cpu_supports("avx2"));
-  feature(out, "fma", __builtin_cpu_supports("fma"));
-  feature(out, "avx512f", __builtin_cpu_supports("avx512f"));
-  feature(out, "avx512vnni", __builtin_cpu_supports("avx512vnni"));
-  feature(out, "avx512bf16", __builtin_cpu_supports("avx512bf16"));
-#elif defined(__aarch64__)
-  const unsigned long hwcap = ::getauxval(AT_HWCAP);
-  feature(out, "asimd", (hwcap & HWCAP_ASIMD) != 0);
-  feature(out, "asimddp", (hwcap & HWCAP_ASIMDDP) != 0);
-#ifdef HWCAP_SVE
-  feature(out, "sve", (hwcap & HWCAP_SVE) != 0);
-#endif
-#ifdef HWCAP2_I8MM
-  feature(out, "i8mm", (::getauxval(AT_HWCAP2) & HWCAP2_I8MM) != 0);
-#endif
-#else
-  out = "unknown architecture";
-#endif
-  return out;
 }
 
 unsigned usableCpus() {
@@ -203,13 +116,13 @@ class ComparingReporter : public benchmark::ConsoleReporter {
 
 SystemInfo collectSystemInfo() {
   SystemInfo info;
-  info.cpuModel = cpuModel();
+  info.cpuModel = sotto::hal::cpuModelName();
   info.onlineCpus = std::thread::hardware_concurrency();
   info.usableCpus = usableCpus();
   info.kernel = kernel();
   info.compiler = compiler();
   info.buildType = buildType();
-  info.cpuFeatures = cpuFeatures();
+  info.cpuFeatures = sotto::hal::cpuFeatureString();
   return info;
 }
 

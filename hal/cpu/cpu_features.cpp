@@ -3,6 +3,7 @@
 #include "sotto/hal/cpu.h"
 
 #include <fstream>
+#include <map>
 
 #if defined(__aarch64__)
 #include <asm/hwcap.h>
@@ -78,34 +79,58 @@ std::string cpuFeatureString() {
   return s.empty() ? std::string("none") : s;
 }
 
-std::string cpuModelName() {
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// First value of "key : value" in /proc/cpuinfo ("" when absent).
+std::string cpuinfoField(const std::string& key) {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
-  auto value = [](const std::string& l) {
-    auto colon = l.find(':');
-    if (colon == std::string::npos) return std::string();
-    auto start = l.find_first_not_of(" \t", colon + 1);
-    return start == std::string::npos ? std::string() : l.substr(start);
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon != std::string::npos && trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
+  }
+  return {};
+}
+
+// Arm kernels give implementer and part numbers, not a model name.
+std::string armCoreName(const std::string& implementer, const std::string& part) {
+  static const std::map<std::string, std::string> kArmParts = {
+      {"0xd03", "Cortex-A53"}, {"0xd04", "Cortex-A35"},   {"0xd05", "Cortex-A55"}, {"0xd07", "Cortex-A57"},
+      {"0xd08", "Cortex-A72"}, {"0xd09", "Cortex-A73"},   {"0xd0a", "Cortex-A75"}, {"0xd0b", "Cortex-A76"},
+      {"0xd0c", "Neoverse-N1"}, {"0xd0d", "Cortex-A77"},  {"0xd41", "Cortex-A78"}, {"0xd40", "Neoverse-V1"},
+      {"0xd46", "Cortex-A510"}, {"0xd47", "Cortex-A710"}, {"0xd49", "Neoverse-N2"}, {"0xd4f", "Neoverse-V2"},
   };
-#if defined(__aarch64__)
-  // Arm kernels list implementer and part numbers, not a model name. (Under qemu-user the file is the
-  // host's, which has neither: then "unknown" rather than the host's x86 name.)
-  std::string implementer, part;
-  while (std::getline(in, line)) {
-    if (implementer.empty() && line.rfind("CPU implementer", 0) == 0) implementer = value(line);
-    if (part.empty() && line.rfind("CPU part", 0) == 0) part = value(line);
+  if (implementer == "0x41") {
+    const auto it = kArmParts.find(part);
+    if (it != kArmParts.end()) return "Arm " + it->second;
   }
-  if (implementer.empty()) return "unknown";
   return "implementer " + implementer + " part " + part;
-#else
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      std::string v = value(line);
-      if (!v.empty()) return v;
-    }
-  }
-  return "unknown";
+}
+
+}  // namespace
+
+std::string cpuModelName() {
+  std::string model = cpuinfoField("model name");
+#if defined(__aarch64__)
+  // An aarch64 binary reading an x86 model name runs under user-mode emulation (qemu): say so, since
+  // figures then measure the emulator.
+  if (!model.empty() && cpuinfoField("CPU implementer").empty()) return model + " (emulated aarch64)";
 #endif
+  if (!model.empty()) return model;
+  const std::string implementer = cpuinfoField("CPU implementer");
+  if (!implementer.empty()) model = armCoreName(implementer, cpuinfoField("CPU part"));
+  // Boards name themselves in the device tree (e.g. "Raspberry Pi 4 Model B Rev 1.4").
+  std::ifstream dt("/sys/firmware/devicetree/base/model");
+  std::string board;
+  if (std::getline(dt, board, '\0') && !board.empty()) model += (model.empty() ? "" : " on ") + board;
+  return model.empty() ? "unknown" : model;
 }
 
 }  // namespace sotto::hal
