@@ -5,6 +5,9 @@
 #include <fstream>
 #include <map>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #if defined(__aarch64__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -26,11 +29,10 @@ CpuFeatures detect() {
   f.avx512vl = __builtin_cpu_supports("avx512vl");
   f.avx512vnni = __builtin_cpu_supports("avx512vnni");
   f.avx512bf16 = __builtin_cpu_supports("avx512bf16");
-  f.avxvnni = __builtin_cpu_supports("avxvnni");
-  // f16c has no builtin name in GCC 12: read CPUID.1:ECX bit 29.
-  unsigned a = 1, b = 0, c = 0, d = 0;
-  __asm__("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d) : "c"(0));
-  f.f16c = (c >> 29) & 1u;
+  // f16c and AVX-VNNI have no builtin name in GCC 12 / clang 14: read CPUID.1:ECX[29] and CPUID.(7,1):EAX[4].
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) f.f16c = (c >> 29) & 1u;
+  if (__get_cpuid_count(7, 1, &a, &b, &c, &d)) f.avxvnni = f.avx2 && ((a >> 4) & 1u);
 #elif defined(__aarch64__)
   unsigned long hw = getauxval(AT_HWCAP);
   unsigned long hw2 = getauxval(AT_HWCAP2);

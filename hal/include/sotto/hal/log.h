@@ -25,7 +25,8 @@ const char* levelName(Level level);
 // Both become journal fields SOTTO_STAGE / SOTTO_EVENT; on stderr the line reads "level stage[code]: message".
 // Any non-real-time thread; thread safe; blocks on I/O.
 void write(Level level, const char* stage, const char* code, const char* fmt, ...) __attribute__((format(printf, 4, 5)));
-void vwrite(Level level, const char* stage, const char* code, const char* fmt, va_list ap);
+void vwrite(Level level, const char* stage, const char* code, const char* fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 }  // namespace sotto::log
 
