@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Daemon configuration: the typed Config, loading and checking sotto.xml, overrides, and the settings reference.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sotto::config {
+
+// Where the daemon reads its configuration unless --config names another file.
+inline constexpr const char* kDefaultPath = "/etc/sotto/sotto.xml";
+// Larger files are refused before parsing: a real config is a few KiB, so anything bigger is a mistake or an attack.
+inline constexpr std::size_t kMaxFileBytes = 1024 * 1024;
+// The only <sotto version="..."> this build reads.
+inline constexpr int kSchemaVersion = 1;
+
+enum class PrivacyMode { offline, private_, standard };
+
+struct AudioEndpoint {
+  std::string backend, device;  // backend: a registered audio backend name (alsa, wav, null, ...)
+  uint32_t rateHz = 0;
+  uint32_t periodMs = 0;
+  uint32_t periods = 0;
+  bool operator==(const AudioEndpoint&) const = default;
+};
+
+// Every field is set by defaults() from the settings table (settings_table.cpp); a value-initialized Config is
+// zeros and empty strings, not the defaults.
+struct Config {
+  AudioEndpoint capture, playback;
+  std::string modelPath;
+  uint32_t llmThreads = 0;
+  uint32_t contextTokens = 0;
+  bool modelMlock = false;
+  std::vector<int> audioCpus, speechCpus, llmCpus;  // ascending, no duplicates; empty = no pinning
+  int audioPriority = 0;                            // SCHED_FIFO priority; 0 = normal scheduling
+  bool mlockAll = false;
+  PrivacyMode privacy = PrivacyMode::private_;
+  std::string cloudEndpoint, cloudModel, cloudApiKeyFile;  // empty endpoint = no cloud
+  uint32_t cloudConnectTimeoutMs = 0, cloudFirstByteTimeoutMs = 0;
+  uint32_t cacheExactEntries = 0, cacheSemanticEntries = 0, cacheTtlTimeSensitiveS = 0, cacheTtlStaticS = 0;
+  uint32_t budgetSimpleMs = 0, budgetLocalMs = 0, budgetFirstTokenMs = 0, hardTimeoutMs = 0;
+  std::string stateDir, logDir, runtimeDir;
+  std::string logLevel;  // validated name (error|warning|notice|info|debug); the daemon maps it to sotto::log::Level
+  uint32_t watchdogStallMs = 0, statusIntervalMs = 0;
+  bool operator==(const Config&) const = default;
+};
+
+// One problem found while loading. file is the name given for messages ("--set" for overrides); line is 1-based,
+// 0 when the problem concerns the whole file; setting is the dotted path (audio.capture.rate), empty when the
+// problem is not about one setting (unreadable file, malformed XML).
+struct Problem {
+  std::string file;
+  int line = 0;
+  std::string setting;
+  std::string message;
+  // "file:line: setting: message"; ":line" is left out when line is 0, "setting: " when setting is empty.
+  std::string format() const;
+  bool operator==(const Problem&) const = default;
+};
+
+// Either a complete, valid Config (problems empty) or every problem found (config empty): never half-applied.
+struct LoadResult {
+  std::optional<Config> config;
+  std::vector<Problem> problems;
+};
+
+// The configuration with every setting at its documented default.
+Config defaults();
+
+// Reads and checks a file (regular, readable, at most kMaxFileBytes). Any thread; blocks on file I/O. Never throws
+// (allocation failure aside).
+LoadResult loadFile(const std::string& path);
+
+// Parses and checks XML text; nameForMessages becomes Problem::file. Missing settings take their defaults.
+LoadResult loadString(std::string_view xml, const std::string& nameForMessages);
+
+// Applies command-line overrides ("setting=value", e.g. "log.level=debug") on top of base, parsed and checked
+// exactly like the file (including the cross-setting rules). Problems name the file "--set" and line 0.
+// Setting one path twice is an error, as in the file.
+LoadResult applyOverrides(const Config& base, std::span<const std::string> assignments);
+
+// The settings reference (Markdown), generated from the settings table; committed as config/settings-reference.md.
+std::string referenceMarkdown();
+
+// "offline", "private" or "standard": the spelling used in the file.
+const char* privacyModeName(PrivacyMode mode);
+
+// Serializes every setting; loadString(toXml(c)) yields c again for any valid c.
+std::string toXml(const Config& config);
+
+}  // namespace sotto::config

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// THE settings table: every setting with its default, unit, range and description, and the rules between them.
+// To add a setting: add a Config member (config.h) and one entry below; the parser, toXml, overrides, the
+// reference (regenerate config/settings-reference.md) and the tests pick it up from here.
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <limits>
+
+#include "app/config/settings.h"
+#include "app/config/value_codec.h"
+
+namespace sotto::config {
+namespace {
+
+enum class Empty { rejected, allowed };
+
+// One factory per type: each takes the field type its codec stores, so pairing a type with a member of another
+// C++ type does not compile.
+constexpr Setting textSetting(std::string_view path, std::string_view def, uint32_t maxLength, Empty empty,
+                              FieldRef<std::string> field, std::string_view description) {
+  return {path, ValueType::text, def, "", 0, 0, {}, empty == Empty::allowed, maxLength, description, field};
+}
+constexpr Setting nameSetting(std::string_view path, std::string_view def, FieldRef<std::string> field,
+                              std::string_view description) {
+  return {path, ValueType::name, def, "", 0, 0, {}, false, 0, description, field};
+}
+constexpr Setting pathSetting(std::string_view path, std::string_view def, Empty empty, FieldRef<std::string> field,
+                              std::string_view description) {
+  return {path, ValueType::path, def, "", 0, 0, {}, empty == Empty::allowed, 4095, description, field};
+}
+constexpr Setting urlSetting(std::string_view path, FieldRef<std::string> field, std::string_view description) {
+  return {path, ValueType::url, "", "", 0, 0, {}, true, 2048, description, field};
+}
+constexpr Setting boolSetting(std::string_view path, std::string_view def, FieldRef<bool> field,
+                              std::string_view description) {
+  return {path, ValueType::boolean, def, "", 0, 0, {}, false, 0, description, field};
+}
+constexpr Setting unsignedSetting(std::string_view path, std::string_view def, std::string_view unit, int64_t min,
+                                  int64_t max, FieldRef<uint32_t> field, std::string_view description) {
+  return {path, ValueType::unsignedInt, def, unit, min, max, {}, false, 0, description, field};
+}
+constexpr Setting signedSetting(std::string_view path, std::string_view def, std::string_view unit, int64_t min,
+                                int64_t max, FieldRef<int> field, std::string_view description) {
+  return {path, ValueType::signedInt, def, unit, min, max, {}, false, 0, description, field};
+}
+constexpr Setting choiceSetting(std::string_view path, std::string_view def, std::span<const std::string_view> choices,
+                                FieldRef<std::string> field, std::string_view description) {
+  return {path, ValueType::choice, def, "", 0, 0, choices, false, 0, description, field};
+}
+constexpr Setting choiceSetting(std::string_view path, std::string_view def, std::span<const std::string_view> choices,
+                                FieldRef<PrivacyMode> field, std::string_view description) {
+  return {path, ValueType::choice, def, "", 0, 0, choices, false, 0, description, field};
+}
+constexpr Setting cpuListSetting(std::string_view path, FieldRef<std::vector<int>> field,
+                                 std::string_view description) {
+  return {path, ValueType::cpuList, "", "", 0, 0, {}, true, 0, description, field};
+}
+
+// In the order of enum class PrivacyMode.
+constexpr std::array<std::string_view, 3> kPrivacyModes{"offline", "private", "standard"};
+// The names sotto::log::parseLevel accepts.
+constexpr std::array<std::string_view, 5> kLogLevels{"error", "warning", "notice", "info", "debug"};
+
+// The field accessors: `-> auto&` makes each lambda return a reference to exactly the member's type.
+#define SOTTO_FIELD(member) [](Config& c) -> auto& { return c.member; }
+
+constexpr auto kSettings = std::to_array<Setting>({
+    nameSetting("audio.capture.backend", "null", SOTTO_FIELD(capture.backend),
+                "Audio backend that records the microphone, by registered name (alsa, wav, null)."),
+    textSetting("audio.capture.device", "default", 255, Empty::rejected, SOTTO_FIELD(capture.device),
+                "Device for the backend: an ALSA PCM name (default, hw:0,0) or, for wav, a file."),
+    unsignedSetting("audio.capture.rate", "16000", "Hz", 8000, 48000, SOTTO_FIELD(capture.rateHz),
+                    "Capture sample rate."),
+    unsignedSetting("audio.capture.period-ms", "10", "ms", 2, 100, SOTTO_FIELD(capture.periodMs),
+                    "Length of one capture period: the frame the pipeline processes at a time."),
+    unsignedSetting("audio.capture.periods", "4", "periods", 2, 32, SOTTO_FIELD(capture.periods),
+                    "Periods in the capture device buffer: more survive longer stalls, at the cost of latency."),
+    nameSetting("audio.playback.backend", "null", SOTTO_FIELD(playback.backend),
+                "Audio backend that drives the speaker, by registered name (alsa, wav, null)."),
+    textSetting("audio.playback.device", "default", 255, Empty::rejected, SOTTO_FIELD(playback.device),
+                "Device for the backend: an ALSA PCM name (default, hw:0,0) or, for wav, a file."),
+    unsignedSetting("audio.playback.rate", "48000", "Hz", 8000, 48000, SOTTO_FIELD(playback.rateHz),
+                    "Playback sample rate."),
+    unsignedSetting("audio.playback.period-ms", "10", "ms", 2, 100, SOTTO_FIELD(playback.periodMs),
+                    "Length of one playback period."),
+    unsignedSetting("audio.playback.periods", "4", "periods", 2, 32, SOTTO_FIELD(playback.periods),
+                    "Periods in the playback device buffer: more survive longer stalls, at the cost of latency."),
+
+    pathSetting("model.path", "/usr/share/sotto/models/model.gguf", Empty::rejected, SOTTO_FIELD(modelPath),
+                "The local language model (GGUF file)."),
+    unsignedSetting("model.threads", "2", "threads", 1, 64, SOTTO_FIELD(llmThreads),
+                    "Threads the local model computes with."),
+    unsignedSetting("model.context", "2048", "tokens", 256, 131072, SOTTO_FIELD(contextTokens),
+                    "Context window of the local model; its KV cache is reserved at start-up."),
+    boolSetting("model.mlock", "false", SOTTO_FIELD(modelMlock),
+                "Lock the model's weights in RAM so that they are never paged out."),
+
+    cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
+                   "CPUs the audio thread may run on; empty = no pinning."),
+    cpuListSetting("threads.speech-cpus", SOTTO_FIELD(speechCpus),
+                   "CPUs the speech thread (wake word, ASR, TTS) may run on; empty = no pinning."),
+    cpuListSetting("threads.llm-cpus", SOTTO_FIELD(llmCpus),
+                   "CPUs the local model's threads may run on; empty = no pinning."),
+    signedSetting("threads.audio-priority", "50", "priority", 0, 99, SOTTO_FIELD(audioPriority),
+                  "SCHED_FIFO priority of the audio thread; 0 = normal scheduling."),
+    boolSetting("threads.mlockall", "true", SOTTO_FIELD(mlockAll),
+                "Lock all of the daemon's memory (mlockall) so that real-time threads never page-fault."),
+
+    choiceSetting("privacy.mode", "private", kPrivacyModes, SOTTO_FIELD(privacy),
+                  "offline: no network at all; private: anonymized escalation, local-only PII stays; standard: "
+                  "anonymized escalation whenever the router decides."),
+
+    urlSetting("cloud.endpoint", SOTTO_FIELD(cloudEndpoint),
+               "Base URL of the OpenAI-compatible cloud API; empty = never escalate to the cloud."),
+    textSetting("cloud.model", "", 128, Empty::allowed, SOTTO_FIELD(cloudModel),
+                "Model name sent to the cloud API; required when cloud.endpoint is set."),
+    pathSetting("cloud.api-key-file", "", Empty::allowed, SOTTO_FIELD(cloudApiKeyFile),
+                "File holding the cloud API key (keep it mode 0600); empty = send no key."),
+    unsignedSetting("cloud.connect-timeout-ms", "2000", "ms", 100, 30000, SOTTO_FIELD(cloudConnectTimeoutMs),
+                    "Give up connecting to the cloud endpoint after this long."),
+    unsignedSetting("cloud.first-byte-timeout-ms", "5000", "ms", 100, 60000, SOTTO_FIELD(cloudFirstByteTimeoutMs),
+                    "Give up on a cloud request whose first response byte has not arrived after this long."),
+
+    unsignedSetting("cache.exact-entries", "1024", "entries", 0, 65536, SOTTO_FIELD(cacheExactEntries),
+                    "Capacity of the exact-match answer cache; 0 disables it."),
+    unsignedSetting("cache.semantic-entries", "512", "entries", 0, 65536, SOTTO_FIELD(cacheSemanticEntries),
+                    "Capacity of the semantic (similar question) answer cache; 0 disables it."),
+    unsignedSetting("cache.ttl-time-sensitive-s", "60", "s", 1, 86400, SOTTO_FIELD(cacheTtlTimeSensitiveS),
+                    "How long a cached answer that depends on the time (weather, news) stays valid."),
+    unsignedSetting("cache.ttl-static-s", "604800", "s", 1, 31536000, SOTTO_FIELD(cacheTtlStaticS),
+                    "How long a cached answer that does not depend on the time stays valid."),
+
+    unsignedSetting("latency.simple-ms", "300", "ms", 50, 5000, SOTTO_FIELD(budgetSimpleMs),
+                    "Round-trip budget (end of speech to first audio) for intents and cached answers."),
+    unsignedSetting("latency.local-ms", "800", "ms", 50, 10000, SOTTO_FIELD(budgetLocalMs),
+                    "Round-trip budget for answers from the local model."),
+    unsignedSetting("latency.first-token-ms", "700", "ms", 50, 10000, SOTTO_FIELD(budgetFirstTokenMs),
+                    "Budget for the local model's first token; the router degrades when it is exceeded."),
+    unsignedSetting("latency.hard-timeout-ms", "8000", "ms", 1000, 60000, SOTTO_FIELD(hardTimeoutMs),
+                    "A request that has not finished after this long is abandoned and the user told."),
+
+    pathSetting("paths.state-dir", "/var/lib/sotto", Empty::rejected, SOTTO_FIELD(stateDir),
+                "Persistent state: caches, device key, audit log."),
+    pathSetting("paths.log-dir", "/var/log/sotto", Empty::rejected, SOTTO_FIELD(logDir),
+                "Files written besides the journal (metrics dumps)."),
+    pathSetting("paths.runtime-dir", "/run/sotto", Empty::rejected, SOTTO_FIELD(runtimeDir),
+                "Runtime files: control socket."),
+
+    choiceSetting("log.level", "info", kLogLevels, SOTTO_FIELD(logLevel),
+                  "Least severe messages that are logged."),
+
+    unsignedSetting("watchdog.stall-ms", "2000", "ms", 100, 60000, SOTTO_FIELD(watchdogStallMs),
+                    "A stage that makes no progress for this long is reported and restarted."),
+    unsignedSetting("watchdog.status-interval-ms", "1000", "ms", 100, 60000, SOTTO_FIELD(statusIntervalMs),
+                    "How often the daemon reports its status (service manager, metrics)."),
+});
+
+#undef SOTTO_FIELD
+
+constexpr auto kRules = std::to_array<Rule>({
+    {RuleKind::notGreater, "latency.simple-ms", "latency.local-ms",
+     "a simple answer cannot get more time than a model answer"},
+    {RuleKind::notGreater, "latency.first-token-ms", "latency.local-ms",
+     "the first token comes before the first audio of a model answer"},
+    {RuleKind::notGreater, "latency.local-ms", "latency.hard-timeout-ms", "the hard timeout ends every budget"},
+    {RuleKind::notGreater, "cloud.connect-timeout-ms", "cloud.first-byte-timeout-ms",
+     "the first byte cannot arrive before the connection"},
+    {RuleKind::requiresValue, "cloud.endpoint", "cloud.model", "the cloud API needs a model name"},
+});
+
+constexpr const Setting* find(std::string_view path) {
+  for (const Setting& s : kSettings) {
+    if (s.path == path) return &s;
+  }
+  return nullptr;
+}
+
+constexpr bool isStringField(const Setting& s) { return std::holds_alternative<FieldRef<std::string>>(s.field); }
+
+// What the compiler can check about the table; the tests check the rest (defaults parse, rules hold).
+consteval bool tableIsConsistent() {
+  for (std::size_t i = 0; i < kSettings.size(); ++i) {
+    const Setting& s = kSettings[i];
+    if (s.path.empty() || s.path.find('.') == std::string_view::npos || s.description.empty()) return false;
+    for (std::size_t j = i + 1; j < kSettings.size(); ++j) {
+      if (kSettings[j].path == s.path) return false;
+    }
+    if (s.min > s.max) return false;
+    if (s.type == ValueType::unsignedInt && (s.min < 0 || s.max > std::numeric_limits<uint32_t>::max())) return false;
+    if (s.type == ValueType::signedInt &&
+        (s.min < std::numeric_limits<int>::min() || s.max > std::numeric_limits<int>::max())) {
+      return false;
+    }
+    const bool defaultIsAChoice = std::find(s.choices.begin(), s.choices.end(), s.defaultText) != s.choices.end();
+    if (s.type == ValueType::choice && !defaultIsAChoice) return false;
+  }
+  for (const Rule& r : kRules) {
+    const Setting* a = find(r.a);
+    const Setting* b = find(r.b);
+    if (a == nullptr || b == nullptr || r.why.empty()) return false;
+    if (r.kind == RuleKind::notGreater && (a->type != ValueType::unsignedInt || b->type != ValueType::unsignedInt)) {
+      return false;
+    }
+    if (r.kind == RuleKind::requiresValue && (!isStringField(*a) || !isStringField(*b))) return false;
+  }
+  return true;
+}
+static_assert(tableIsConsistent(), "settings table: duplicate path, bad range, bad default choice or bad rule");
+static_assert(kPrivacyModes.size() == static_cast<std::size_t>(PrivacyMode::standard) + 1);
+
+}  // namespace
+
+std::span<const Setting> settings() { return kSettings; }
+std::span<const Rule> rules() { return kRules; }
+const Setting* findSetting(std::string_view path) { return find(path); }
+
+const char* privacyModeName(PrivacyMode mode) {
+  const auto index = static_cast<std::size_t>(mode);
+  return index < kPrivacyModes.size() ? kPrivacyModes[index].data() : "unknown";  // literals: NUL-terminated
+}
+
+Config defaults() {
+  Config config;
+  for (const Setting& s : kSettings) {
+    [[maybe_unused]] const auto error = detail::assign(s, s.defaultText, config);
+    assert(!error && "a default in the settings table does not parse (test_config names it)");
+  }
+  return config;
+}
+
+}  // namespace sotto::config
