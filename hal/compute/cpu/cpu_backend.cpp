@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// The `cpu` compute backend: SIMD matmul kernels picked per weight type from what the CPU has (AVX-512 VNNI,
+// AVX2, NEON dotprod, NEON), the scalar reference code for everything else.
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "../common/ref_ops.h"
+#include "kernels.h"
+#include "sotto/hal/compute.h"
+#include "sotto/hal/cpu.h"
+
+namespace sotto::hal {
+namespace {
+
+using compute::cpu::MatKernels;
+using compute::cpu::MatTile;
+
+constexpr std::array<DType, 8> kWeightTypes{DType::F32, DType::F16, DType::BF16, DType::Q8_0,
+                                            DType::Q4_0, DType::Q4_K, DType::Q5_K, DType::Q6_K};
+
+// The kernel sets this CPU can run, best first.
+std::vector<const MatKernels*> usableKernelSets() {
+  std::vector<const MatKernels*> sets;
+  [[maybe_unused]] const CpuFeatures& f = cpuFeatures();
+#if defined(__x86_64__)
+  if (f.avx2 && f.fma && f.f16c) sets.push_back(compute::cpu::avx2Kernels());
+#elif defined(__aarch64__)
+  if (f.dotprod) sets.push_back(compute::cpu::neonDotKernels());
+  sets.push_back(compute::cpu::neonKernels());  // Advanced SIMD is part of the aarch64 baseline
+#endif
+  return sets;
+}
+
+// Per weight type, the best kernel set that has it, or null (the scalar reference dot products).
+struct KernelChoice {
+  std::array<const MatKernels*, kWeightTypes.size()> byType{};
+
+  KernelChoice() {
+    const auto sets = usableKernelSets();
+    for (size_t i = 0; i < kWeightTypes.size(); ++i) {
+      for (const MatKernels* k : sets) {
+        if (k->has(kWeightTypes[i])) {
+          byType[i] = k;
+          break;
+        }
+      }
+    }
+  }
+  const MatKernels* forType(DType t) const {
+    for (size_t i = 0; i < kWeightTypes.size(); ++i) {
+      if (kWeightTypes[i] == t) return byType[i];
+    }
+    return nullptr;
+  }
+  std::string describe() const {
+    std::string s;
+    for (size_t i = 0; i < kWeightTypes.size(); ++i) {
+      s += s.empty() ? "" : " ";
+      s += std::string(dtypeName(kWeightTypes[i])) + "=" + (byType[i] != nullptr ? byType[i]->isa() : "scalar");
+    }
+    return s;
+  }
+};
+
+const KernelChoice& kernelChoice() {
+  static const KernelChoice choice;  // CPU features do not change while we run
+  return choice;
+}
+
+bool cpuSupports(ComputeOp op, DType type) {
+  switch (op) {
+    case ComputeOp::matmul:
+    case ComputeOp::getRows: return isWeightType(type);
+    case ComputeOp::attention:
+    case ComputeOp::storeKv: return type == DType::F16;
+    default: return type == DType::F32;
+  }
+}
+
+// Rows per work chunk: enough chunks for dynamic balancing, big enough that the pool's atomic is not contended.
+size_t rowGrain(size_t n, size_t m, unsigned threads) {
+  const size_t target = threads == 1 ? n : n / (static_cast<size_t>(threads) * 8);
+  const size_t minRows = m > 1 ? 4 : 16;
+  return std::max(minRows, target);
+}
+
+class CpuBackend final : public ComputeBackend {
+ public:
+  CpuBackend() : ComputeBackend("cpu"), kernels_(kernelChoice()) {}
+  bool supports(ComputeOp op, DType type) const override { return cpuSupports(op, type); }
+
+ protected:
+  void doMatmul(ThreadPool& pool, const MatmulArgs& a) override {
+    std::byte* xq = compute::alignedScratch(a.scratch);
+    const size_t xqStride = compute::activationRowStride(a.wType, a.k);
+    if (xqStride != 0) {
+      pool.parallelFor(a.m, 4, [&](size_t r0, size_t r1, unsigned) {
+        compute::ref::quantizeActivations(a.wType, a.x, a.xStride, a.k, xq, r0, r1);
+      });
+    }
+    const MatKernels* kernels = kernels_.forType(a.wType);
+    if (kernels == nullptr) {
+      pool.parallelFor(a.n, rowGrain(a.n, a.m, pool.threads()),
+                       [&](size_t n0, size_t n1, unsigned) { compute::ref::matmulRows(a, xq, xqStride, n0, n1); });
+      return;
+    }
+    MatTile base;
+    base.w = static_cast<const std::byte*>(a.w);
+    base.wRowBytes = a.wRowBytes;
+    base.xq = xqStride != 0 ? xq : reinterpret_cast<const std::byte*>(a.x);
+    base.xqStride = xqStride != 0 ? xqStride : a.xStride * sizeof(float);
+    base.m = a.m;
+    base.k = a.k;
+    base.y = a.y;
+    base.yStride = a.yStride;
+    pool.parallelFor(a.n, rowGrain(a.n, a.m, pool.threads()), [&](size_t n0, size_t n1, unsigned) {
+      MatTile tile = base;
+      tile.n0 = n0;
+      tile.n1 = n1;
+      kernels->mulTile(a.wType, tile);
+    });
+  }
+  void doGetRows(ThreadPool& pool, const GetRowsArgs& a) override {
+    pool.parallelFor(a.ids.size(), 4, [&](size_t i0, size_t i1, unsigned) {
+      for (size_t i = i0; i < i1; ++i) {
+        const auto* row = static_cast<const std::byte*>(a.table) + static_cast<size_t>(a.ids[i]) * a.rowBytes;
+        compute::ref::dequantizeRowTo(a.type, row, a.out + i * a.outStride, a.cols);
+      }
+    });
+  }
+  void doRmsNorm(ThreadPool& pool, const RmsNormArgs& a) override {
+    pool.parallelFor(a.rows, 8, [&](size_t r0, size_t r1, unsigned) { compute::ref::rmsNormRows(a, r0, r1); });
+  }
+  void doRope(ThreadPool& pool, const RopeArgs& a) override {
+    pool.parallelFor(a.tokens, 8, [&](size_t t0, size_t t1, unsigned) { compute::ref::ropeTokens(a, t0, t1); });
+  }
+  void doSoftmax(ThreadPool& pool, const SoftmaxArgs& a) override {
+    pool.parallelFor(a.rows, 8, [&](size_t r0, size_t r1, unsigned) { compute::ref::softmaxRows(a, r0, r1); });
+  }
+  void doSiluMul(ThreadPool& pool, std::span<const float> gate, std::span<const float> up,
+                 std::span<float> out) override {
+    pool.parallelFor(out.size(), 4096, [&](size_t i0, size_t i1, unsigned) {
+      compute::ref::siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0);
+    });
+  }
+  void doAdd(ThreadPool& pool, std::span<const float> a, std::span<const float> b, std::span<float> out) override {
+    pool.parallelFor(out.size(), 16384, [&](size_t i0, size_t i1, unsigned) {
+      compute::ref::add(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0);
+    });
+  }
+  void doAddBias(ThreadPool&, std::span<float> x, std::span<const float> bias, size_t rows, size_t stride) override {
+    for (size_t r = 0; r < rows; ++r) {
+      float* row = x.data() + r * stride;
+      for (size_t i = 0; i < bias.size(); ++i) row[i] += bias[i];
+    }
+  }
+  void doScale(ThreadPool&, std::span<float> x, float s) override {
+    for (float& v : x) v *= s;
+  }
+  void doStoreKv(ThreadPool& pool, const StoreKvArgs& a) override {
+    pool.parallelFor(a.tokens, 4, [&](size_t t0, size_t t1, unsigned) { compute::ref::storeKvTokens(a, t0, t1); });
+  }
+  void doAttention(ThreadPool& pool, const AttentionArgs& a) override {
+    const size_t per = compute::alignUp(a.kvLen, 16);
+    pool.parallelFor(a.tokens * a.heads, 1, [&](size_t i0, size_t i1, unsigned thread) {
+      compute::ref::attentionHeads(a, i0, i1, a.scratch.data() + thread * per);
+    });
+  }
+
+ private:
+  const KernelChoice& kernels_;
+};
+
+class CpuDevice final : public ComputeDevice {
+ public:
+  const std::string& name() const override { return name_; }
+  std::string description() const override { return "cpu: " + kernelChoice().describe(); }
+  bool supports(ComputeOp op, DType type) const override { return cpuSupports(op, type); }
+  Result<std::unique_ptr<ComputeBackend>> createBackend() const override {
+    return std::unique_ptr<ComputeBackend>(new CpuBackend());
+  }
+
+ private:
+  std::string name_ = "cpu";
+};
+
+std::unique_ptr<ComputeDevice> makeCpuDevice() { return std::make_unique<CpuDevice>(); }
+
+}  // namespace
+}  // namespace sotto::hal
+
+SOTTO_COMPUTE_BACKEND(&sotto::hal::makeCpuDevice)
