@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The sotto CLI's generate and tokenize subcommands, run as a child process (through qemu in cross builds).
+#include "tests/llm_model/llm_model_util.h"
+
+namespace sotto::llm::test {
+namespace {
+
+const std::string kStories = sharedPath("models/stories260K-f32.gguf");
+
+TEST(CliGenerate, GreedyPrintsOnlyTheStory) {
+  const Json& c = vectorModel("forward-stories260k.json", "stories260K-f32")["cases"][0];
+  std::string out, err;
+  const int rc = runBinary(SOTTO_CLI_PATH,
+                           {"generate", "-m", kStories, "-p", "Once upon a time", "-n", "20", "--temp", "0", "-t", "1"},
+                           out, err);
+  ASSERT_EQ(rc, 0) << err;
+  EXPECT_EQ(err, "");
+  // The first 20 greedy tokens of the vector, detokenized without the prompt.
+  const LoadedModel lm = loadModel(kStories);
+  ASSERT_TRUE(lm.tokenizer);
+  auto ids = idsOf(c["greedy"]["ids"]);
+  ids.resize(20);
+  const std::string want = lm.tokenizer->detokenize(ids, false, false);
+  EXPECT_EQ(out, want);
+  EXPECT_EQ(out, ", there was a little girl named Lily. She loved to play outsid");  // 20 tokens end mid-word
+}
+
+TEST(CliGenerate, SeededSamplingRepeats) {
+  std::string a, b, err;
+  const std::vector<std::string> args = {"generate", "-m", kStories, "-p", "Lily", "-n", "16", "--temp", "1",
+                                         "--seed", "5", "-t", "1"};
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, args, a, err), 0) << err;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, args, b, err), 0) << err;
+  EXPECT_EQ(a, b);
+  EXPECT_FALSE(a.empty());
+}
+
+TEST(CliGenerate, ErrorsAndUsage) {
+  std::string out, err;
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", "/nonexistent.gguf", "-p", "x"}, out, err), 1);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("/nonexistent.gguf"), std::string::npos) << err;
+
+  // Not a model: one clear line, status 1.
+  const std::string notModel = sharedPath("models/README.md");
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", notModel, "-p", "x"}, out, err), 1);
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", kStories}, out, err), 2);
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", kStories, "-p", "x", "-n", "many"}, out, err), 2);
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", kStories, "-p", "x", "--bogus"}, out, err), 2);
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "--help"}, out, err), 0);
+  EXPECT_NE(out.find("--temp"), std::string::npos);
+  EXPECT_NE(out.find("default 64"), std::string::npos);
+}
+
+TEST(CliTokenize, MatchesTheVectors) {
+  const Json& vm = vectorModel("forward-stories260k.json", "stories260K-f32");
+  for (const Json& c : vm["cases"].arr) {
+    std::string out, err;
+    ASSERT_EQ(runBinary(SOTTO_CLI_PATH, {"tokenize", "-m", kStories, c["prompt"].str}, out, err), 0) << err;
+    std::string want;
+    for (const TokenId id : idsOf(c["prompt_ids"])) want += (want.empty() ? "" : " ") + std::to_string(id);
+    EXPECT_EQ(out, want + "\n") << c["prompt"].str;
+  }
+}
+
+TEST(CliTokenize, SpecialTokensParsedUnlessNoSpecial) {
+  std::string a, b, err;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, {"tokenize", "-m", kStories, "Hello <s> world"}, a, err), 0) << err;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, {"tokenize", "-m", kStories, "--no-special", "Hello <s> world"}, b, err), 0);
+  const LoadedModel lm = loadModel(kStories);
+  ASSERT_TRUE(lm.tokenizer);
+  auto join = [](const std::vector<TokenId>& ids) {
+    std::string s;
+    for (const TokenId id : ids) s += (s.empty() ? "" : " ") + std::to_string(id);
+    return s + "\n";
+  };
+  EXPECT_EQ(a, join(lm.tokenizer->tokenize("Hello <s> world", true, true)));
+  EXPECT_EQ(b, join(lm.tokenizer->tokenize("Hello <s> world", true, false)));
+  EXPECT_NE(a, b);
+  EXPECT_NE(a.find(" 1 "), std::string::npos);  // <s> in the middle became BOS
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"tokenize", "-m", kStories}, a, err), 2);
+}
+
+}  // namespace
+}  // namespace sotto::llm::test
