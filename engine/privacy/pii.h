@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// PII classifier: finds typed personal-data spans in transcripts and typed text, allocation-free per call.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "sotto/hal/result.h"
+
+namespace sotto::privacy {
+
+enum class PiiType : std::uint8_t {
+  person,
+  phone,
+  email,
+  address,
+  creditCard,
+  iban,
+  ssn,
+  dateOfBirth,
+  age,
+  ipAddress,
+  accountNumber,
+  pinOrPassword,
+  health,
+  location,
+};
+inline constexpr std::size_t kPiiTypeCount = 14;
+
+// "PERSON", "CREDIT_CARD", ... (the data README's labels). Any thread.
+const char* piiTypeName(PiiType type) noexcept;
+
+// One span: Unicode code point offsets into the classified text (Python str offsets), end exclusive.
+struct PiiSpan {
+  std::uint32_t start = 0;
+  std::uint32_t end = 0;
+  PiiType type = PiiType::person;
+};
+
+// Caller-owned, fixed-capacity result buffer: classify() writes into it without allocating. Spans come out
+// sorted and non-overlapping. Threads: a plain value owned by one thread at a time.
+class SpanBuffer {
+ public:
+  static constexpr std::size_t kCapacity = 64;
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const PiiSpan& operator[](std::size_t i) const noexcept { return spans_[i]; }
+  const PiiSpan* begin() const noexcept { return spans_.data(); }
+  const PiiSpan* end() const noexcept { return spans_.data() + size_; }
+  // More spans were found than fit: the caller must treat the utterance as wholly sensitive.
+  bool overflowed() const noexcept { return overflowed_; }
+
+  void clear() noexcept {
+    size_ = 0;
+    overflowed_ = false;
+  }
+  // Returns false (and marks overflowed) when full.
+  bool push(const PiiSpan& span) noexcept {
+    if (size_ == kCapacity) {
+      overflowed_ = true;
+      return false;
+    }
+    spans_[size_++] = span;
+    return true;
+  }
+
+ private:
+  std::array<PiiSpan, kCapacity> spans_{};
+  std::size_t size_ = 0;
+  bool overflowed_ = false;
+};
+
+class PiiLexicon;
+
+// Rule- and lexicon-based recognizer set (structural: checksums and digit patterns; context-cued: age, birth date,
+// account, secrets, health, places; people's names with a public-figure guard).
+//
+// Threads: create() on a control thread (it builds every table, allocating). classify() is const, touches only
+// the caller's buffer and its own stack (about 40 KiB), never allocates, locks or blocks: any number of threads
+// may call it at once, including the brain thread.
+class PiiClassifier {
+ public:
+  // Longest input classify() accepts; longer text is refused rather than half-checked (the router then keeps the
+  // utterance on the device).
+  static constexpr std::size_t kMaxTextBytes = 4096;
+  static constexpr std::size_t kMaxTokens = 512;
+
+  static Result<std::unique_ptr<PiiClassifier>> create();
+  ~PiiClassifier();
+  PiiClassifier(const PiiClassifier&) = delete;
+  PiiClassifier& operator=(const PiiClassifier&) = delete;
+
+  // text: UTF-8 (invalid bytes count as one code point each). Clears out, then fills it. Errors:
+  // invalid_argument when text exceeds kMaxTextBytes or kMaxTokens words.
+  Status classify(std::string_view text, SpanBuffer& out) const noexcept;
+
+ private:
+  explicit PiiClassifier(std::unique_ptr<PiiLexicon> lexicon) noexcept;
+  std::unique_ptr<PiiLexicon> lexicon_;
+};
+
+}  // namespace sotto::privacy

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// Postal addresses: house number + street name + street type, then optional unit, city, region, postal code.
+#include "engine/privacy/pii_numbers.h"
+#include "engine/privacy/pii_recognizers.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+bool isDigit(char ch) noexcept { return ch >= '0' && ch <= '9'; }
+bool isUpperAscii(char ch) noexcept { return ch >= 'A' && ch <= 'Z'; }
+
+// "57", "12a", "25B": a written house or unit number.
+bool writtenHouseNumber(std::string_view w) noexcept {
+  if (w.empty() || w.size() > 6 || !isDigit(w[0])) return false;
+  std::size_t k = 0;
+  while (k < w.size() && isDigit(w[k])) ++k;
+  return k == w.size() || (k + 1 == w.size() && ((w[k] >= 'a' && w[k] <= 'z') || (w[k] >= 'A' && w[k] <= 'Z')));
+}
+
+// House number at i: written token or a spoken run of up to five digits. Returns the token after it (0: none).
+std::size_t houseNumber(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  if (u.tok[i].hasDigit) return writtenHouseNumber(u.raw(i)) ? i + 1 : 0;
+  if (!u.isNum(i) || u.is(i, "oh")) return 0;
+  NumberRun run;
+  readRun(u, i, u.n, run);
+  if (run.t1 == i || run.len > 5 || run.anyWritten) return 0;
+  return run.t1;
+}
+
+bool streetNameWord(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || u.isNum(i) || u.tok[i].hasDigit) return false;
+  if (u.has(i, lex::function | lex::unitWord | lex::relation)) return false;
+  for (char ch : u.word(i)) {
+    if (!((ch >= 'a' && ch <= 'z') || ch == '\'' || ch == '-' || ch == '.' || static_cast<unsigned char>(ch) >= 0x80)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Unit after the street: "apartment twenty six", "Apt 25B", "unit forty", "flat 3". Returns the end (0: none).
+std::size_t unitPart(const Utterance& u, std::size_t i) noexcept {
+  if (!u.has(i, lex::unitWord)) return 0;
+  std::size_t p = i + 1;
+  if (u.is(p, "number") || u.is(p, "no") || u.raw(p) == "#") ++p;
+  if (p >= u.n) return 0;
+  if (u.tok[p].hasDigit || (u.raw(p).size() <= 3 && u.raw(p).size() >= 1 && isUpperAscii(u.raw(p)[0]))) {
+    return writtenHouseNumber(u.raw(p)) || isUpperAscii(u.raw(p)[0]) ? p + 1 : 0;
+  }
+  NumberRun run;
+  readRun(u, p, u.n, run);
+  if (run.t1 == p || run.len > 4) return 0;
+  p = run.t1;
+  if (isLetterToken(u, p) && !u.is(p, "a") && !u.is(p, "i")) ++p;
+  return p;
+}
+
+// US ZIP (written 5 or 5-4 digits, spoken five single digits) or UK postcode (written "LS11 2BF", spoken
+// letter by letter). Returns the end (0: none).
+std::size_t postalCode(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  const std::string_view raw = u.raw(i);
+  if (u.tok[i].hasDigit) {
+    if ((raw.size() == 5 && u.tok[i].allDigits) ||
+        (raw.size() == 10 && raw[5] == '-' && u.tok[i].hasDigit)) {
+      return i + 1;
+    }
+    // UK outward code + inward code: "M5 3SQ", "LS11 2BF", "W1A 1AA".
+    auto outward = [](std::string_view w) {
+      if (w.size() < 2 || w.size() > 4 || !isUpperAscii(w[0])) return false;
+      std::size_t k = 1;
+      if (isUpperAscii(w[k])) ++k;
+      if (k >= w.size() || !isDigit(w[k])) return false;
+      ++k;
+      return k == w.size() || (k + 1 == w.size() && (isDigit(w[k]) || isUpperAscii(w[k])));
+    };
+    const std::string_view next = u.raw(i + 1);
+    if (raw.size() == 3 && isUpperAscii(raw[0]) && isDigit(raw[1]) && isUpperAscii(raw[2]) && next.size() == 3 &&
+        isDigit(next[0]) && isUpperAscii(next[1]) && isDigit(next[2])) {
+      return i + 2;  // Canadian "M5X 1H9"
+    }
+    if (outward(raw) && next.size() == 3 && isDigit(next[0]) && isUpperAscii(next[1]) && isUpperAscii(next[2])) {
+      return i + 2;
+    }
+    return 0;
+  }
+  // Spoken ZIP: exactly five single digits.
+  std::size_t p = i, digits = 0;
+  while (p < u.n && u.tok[p].num == NumKind::digit && digits < 6) {
+    ++digits;
+    ++p;
+  }
+  if (digits == 5 && !(p < u.n && u.isNum(p))) return p;
+  // Spoken UK postcode: L{1,2} (D{2,3} | D L D) L L, letters and digits one word each.
+  p = i;
+  std::size_t letters = 0;
+  while (letters < 2 && isLetterToken(u, p)) {
+    ++letters;
+    ++p;
+  }
+  if (letters == 0) return 0;
+  auto digitAt = [&](std::size_t q) { return q < u.n && u.tok[q].num == NumKind::digit; };
+  // Canadian: L D L D L D ("m five x one h nine").
+  if (letters == 1 && digitAt(p) && isLetterToken(u, p + 1) && digitAt(p + 2) && isLetterToken(u, p + 3) &&
+      digitAt(p + 4)) {
+    return p + 5;
+  }
+  if (digitAt(p) && isLetterToken(u, p + 1) && digitAt(p + 2)) {
+    p += 3;
+  } else {
+    std::size_t d = 0;
+    while (d < 3 && digitAt(p)) {
+      ++d;
+      ++p;
+    }
+    if (d < 2) return 0;
+  }
+  if (isLetterToken(u, p) && isLetterToken(u, p + 1)) return p + 2;
+  return 0;
+}
+
+// A region after the city: state names ("north carolina") or written codes ("NC").
+std::size_t regionPart(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  if (i + 1 < u.n && (u.lexicon->lookup(u.phrase(i, i + 2)) & lex::region)) return i + 2;
+  if (!u.has(i, lex::region)) return 0;
+  const std::string_view raw = u.raw(i);
+  if (raw.size() == 2) return (isUpperAscii(raw[0]) && isUpperAscii(raw[1])) ? i + 1 : 0;
+  return i + 1;
+}
+
+bool cityWord(const Utterance& u, std::size_t i) noexcept {
+  if (!streetNameWord(u, i) || u.has(i, lex::common | lex::streetType | lex::month)) return false;
+  return u.spoken || u.tok[i].capital;
+}
+
+// City: 1-3 words that end the address (end of text, a comma, a region or a postal code).
+std::size_t cityPart(const Utterance& u, std::size_t i) noexcept {
+  std::size_t best = 0;
+  for (std::size_t k = 0; k < 3 && cityWord(u, i + k); ++k) {
+    const std::size_t e = i + k + 1;
+    if (e == u.n || u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter || regionPart(u, e) != 0 ||
+        postalCode(u, e) != 0 || u.anyOf(e, e + 1, {"to", "and", "please", "tomorrow", "today", "by", "for"})) {
+      best = e;
+    }
+    if (u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter) break;
+  }
+  return best;
+}
+
+}  // namespace
+
+void findAddresses(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (i > 0 && u.isNum(i - 1) && !u.tok[i - 1].commaAfter) continue;  // start of a number only
+    const std::size_t h = houseNumber(u, i);
+    if (h == 0 || u.tok[h - 1].commaAfter) continue;
+    // Street: up to three name words, then a street type ("mill lane", "martin luther king boulevard").
+    std::size_t street = 0;
+    for (std::size_t k = 0; k <= 3 && h + k < u.n; ++k) {
+      if (k > 0 && u.has(h + k, lex::streetType) && !u.has(h + k, lex::function)) {
+        street = h + k + 1;
+        // "park lane road": take the last street type of the run.
+        while (street < u.n && street < h + 5 && u.has(street, lex::streetType) && !u.tok[street - 1].commaAfter) {
+          ++street;
+        }
+        break;
+      }
+      if (!streetNameWord(u, h + k) || u.tok[h + k].commaAfter) break;
+    }
+    if (street == 0 && u.is(h, "broadway")) street = h + 1;
+    if (street == 0) continue;
+    std::size_t end = street;
+    if (std::size_t e = unitPart(u, end)) end = e;
+    if (std::size_t e = cityPart(u, end)) {
+      end = e;
+      if (std::size_t r = regionPart(u, end)) end = r;
+      if (std::size_t z = postalCode(u, end)) end = z;
+    } else if (std::size_t z = postalCode(u, end)) {
+      end = z;
+    }
+    // Unit written first: "Flat 9, 57 Mill Ln".
+    std::size_t start = i;
+    if (i >= 1 && u.has(i - 1, lex::unitWord) && !u.tok[i - 1].commaAfter) start = i - 1;
+    if (i >= 2 && u.has(i - 2, lex::unitWord) && u.tok[i - 1].commaAfter && writtenHouseNumber(u.raw(i - 1))) {
+      start = i - 2;
+    }
+    c.add(start, end, PiiType::address, prio::address);
+    i = end - 1;
+  }
+}
+
+}  // namespace sotto::privacy::detail

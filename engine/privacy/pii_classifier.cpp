@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// PiiClassifier: tokenizes, runs the recognizer families, resolves overlaps by priority, emits code point spans.
+#include <algorithm>
+
+#include "engine/privacy/pii.h"
+#include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_recognizers.h"
+#include "engine/privacy/pii_text.h"
+
+namespace sotto::privacy {
+
+const char* piiTypeName(PiiType type) noexcept {
+  switch (type) {
+    case PiiType::person: return "PERSON";
+    case PiiType::phone: return "PHONE";
+    case PiiType::email: return "EMAIL";
+    case PiiType::address: return "ADDRESS";
+    case PiiType::creditCard: return "CREDIT_CARD";
+    case PiiType::iban: return "IBAN";
+    case PiiType::ssn: return "SSN";
+    case PiiType::dateOfBirth: return "DATE_OF_BIRTH";
+    case PiiType::age: return "AGE";
+    case PiiType::ipAddress: return "IP_ADDRESS";
+    case PiiType::accountNumber: return "ACCOUNT_NUMBER";
+    case PiiType::pinOrPassword: return "PIN_OR_PASSWORD";
+    case PiiType::health: return "HEALTH";
+    case PiiType::location: return "LOCATION";
+  }
+  return "UNKNOWN";
+}
+
+PiiClassifier::PiiClassifier(std::unique_ptr<PiiLexicon> lexicon) noexcept : lexicon_(std::move(lexicon)) {}
+PiiClassifier::~PiiClassifier() = default;
+
+Result<std::unique_ptr<PiiClassifier>> PiiClassifier::create() {
+  auto lexicon = std::make_unique<PiiLexicon>();
+  if (lexicon->size() == 0) return makeError(Errc::internal, "pii: empty lexicon");
+  return std::unique_ptr<PiiClassifier>(new PiiClassifier(std::move(lexicon)));
+}
+
+Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
+  using namespace detail;
+  out.clear();
+  // Scratch on this thread's stack: classify() stays reentrant and allocation-free.
+  Utterance u;
+  if (!tokenize(text, *lexicon_, u)) {
+    return Error{Errc::invalid_argument, {}};  // empty message: building a string would allocate
+  }
+  Candidates cands;
+  findStructured(u, cands);
+  findAddresses(u, cands);
+  findContextual(u, cands);
+  findPeople(u, cands);
+  findPersonal(u, cands);
+
+  // Highest priority first, then the longer span; accepted spans never overlap.
+  Candidate* first = cands.c;
+  Candidate* last = cands.c + cands.n;
+  std::sort(first, last, [](const Candidate& a, const Candidate& b) {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    if (a.t1 - a.t0 != b.t1 - b.t0) return a.t1 - a.t0 > b.t1 - b.t0;
+    return a.t0 < b.t0;
+  });
+  Candidate kept[Candidates::kCapacity];
+  std::size_t nKept = 0;
+  for (Candidate* p = first; p != last; ++p) {
+    bool clash = false;
+    for (std::size_t k = 0; k < nKept && !clash; ++k) clash = p->t0 < kept[k].t1 && kept[k].t0 < p->t1;
+    if (!clash) kept[nKept++] = *p;
+  }
+  std::sort(kept, kept + nKept, [](const Candidate& a, const Candidate& b) { return a.t0 < b.t0; });
+  for (std::size_t k = 0; k < nKept; ++k) {
+    const Token& a = u.tok[kept[k].t0];
+    const Token& b = u.tok[kept[k].t1 - 1];
+    out.push(PiiSpan{a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, kept[k].type});
+  }
+  return {};
+}
+
+}  // namespace sotto::privacy

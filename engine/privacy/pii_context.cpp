@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+// Cue-led recognizers: dates of birth, account/customer/policy numbers, PINs, codes and passwords.
+#include "engine/privacy/pii_numbers.h"
+#include "engine/privacy/pii_recognizers.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+bool isDigit(char ch) noexcept { return ch >= '0' && ch <= '9'; }
+
+// ---- dates ----
+// Written numeric date: 12/18/2019, 2/15/56, 26-02-1974, 1990-03-05.
+bool writtenDate(std::string_view w) noexcept {
+  int groups = 1, digits = 0;
+  char sep = 0;
+  for (char ch : w) {
+    if (isDigit(ch)) {
+      if (++digits > 4) return false;
+    } else if (ch == '/' || ch == '-' || ch == '.') {
+      if (sep != 0 && ch != sep) return false;
+      if (digits == 0) return false;
+      sep = ch;
+      ++groups;
+      digits = 0;
+    } else {
+      return false;
+    }
+  }
+  return groups == 3 && digits > 0;
+}
+
+// Day of month at i: "fifth", "twenty first", "thirtieth", "5", "5th", "one". Returns end (0: none).
+std::size_t dayAt(const Utterance& u, std::size_t i, bool allowCardinal) noexcept {
+  if (i >= u.n) return 0;
+  const Token& t = u.tok[i];
+  if (t.num == NumKind::ordinal) return i + 1;
+  if (t.num == NumKind::tens && (t.numVal == 20 || t.numVal == 30) && i + 1 < u.n &&
+      u.tok[i + 1].num == NumKind::ordinal && u.tok[i + 1].numVal < 10) {
+    return i + 2;
+  }
+  const std::string_view w = u.word(i);
+  if (!w.empty() && isDigit(w[0]) && w.size() <= 4) {
+    std::size_t k = 0;
+    unsigned v = 0;
+    while (k < w.size() && isDigit(w[k])) v = v * 10 + static_cast<unsigned>(w[k++] - '0');
+    const std::string_view suffix = w.substr(k);
+    if (v >= 1 && v <= 31 && k <= 2 && (suffix.empty() || suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th")) {
+      return i + 1;
+    }
+    return 0;
+  }
+  if (!allowCardinal) return 0;
+  // A teen followed by tens/oh/hundred is a year ("nineteen eighty"), not a day.
+  if (t.num == NumKind::teen && i + 1 < u.n &&
+      (u.tok[i + 1].num == NumKind::tens || u.is(i + 1, "oh") || u.tok[i + 1].num == NumKind::hundred)) {
+    return 0;
+  }
+  std::uint32_t v = 0;
+  std::size_t end = 0;
+  if (t.num != NumKind::written && readCardinal(u, i, v, end) && v >= 1 && v <= 31 && end - i <= 2) return end;
+  return 0;
+}
+
+// Year at i: "1990", "'56", "nineteen seventy three", "nineteen oh five", "two thousand one", "thirty nine".
+std::size_t yearAt(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  const std::string_view w = u.word(i);
+  if (u.tok[i].allDigits && (w.size() == 4 || w.size() == 2)) return i + 1;
+  const Token& t = u.tok[i];
+  if (t.num == NumKind::teen || (t.num == NumKind::tens && t.numVal == 20 && u.isNum(i + 1) &&
+                                 u.tok[i + 1].num != NumKind::digit)) {
+    const Token* n1 = i + 1 < u.n ? &u.tok[i + 1] : nullptr;
+    if (n1 && n1->num == NumKind::hundred) return i + 2;
+    if (n1 && u.is(i + 1, "oh") && i + 2 < u.n && u.tok[i + 2].num == NumKind::digit) return i + 3;
+    if (n1 && n1->num == NumKind::teen) return i + 2;
+    if (n1 && n1->num == NumKind::tens) {
+      return (i + 2 < u.n && u.tok[i + 2].num == NumKind::digit && !u.is(i + 2, "oh") && u.tok[i + 2].numVal > 0)
+                 ? i + 3
+                 : i + 2;
+    }
+    return 0;
+  }
+  if (u.is(i, "two") && u.is(i + 1, "thousand")) {
+    std::size_t p = i + 2;
+    if (u.is(p, "and")) ++p;
+    std::uint32_t v = 0;
+    std::size_t end = 0;
+    if (u.isNum(p) && readCardinal(u, p, v, end) && v < 100) return end;
+    return i + 2;
+  }
+  if (t.num == NumKind::tens) {
+    return (i + 1 < u.n && u.tok[i + 1].num == NumKind::digit && u.tok[i + 1].numVal > 0 && !u.is(i + 1, "oh"))
+               ? i + 2
+               : i + 1;
+  }
+  return 0;
+}
+
+// A date at i; returns its end (0: none).
+std::size_t dateAt(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  if (writtenDate(u.word(i))) return i + 1;
+  std::size_t p = i;
+  if (u.has(p, lex::month)) {
+    // Month first: "april thirtieth nineteen seventy three", "March 5, 1990", "november one nineteen eighty".
+    ++p;
+    if (u.is(p, "the")) ++p;
+    const std::size_t d = dayAt(u, p, true);
+    if (d == 0) {
+      const std::size_t y = yearAt(u, p);  // "born in march nineteen ninety"
+      return y;
+    }
+    p = d;
+    if (u.is(p, "of")) return p;
+    if (std::size_t y = yearAt(u, p)) return y;
+    return p;
+  }
+  // All numbers, month first: "six three seventy three", "three sixteen eleven" (only after a birth cue).
+  if (u.tok[p].num == NumKind::digit || (u.tok[p].num == NumKind::teen && u.tok[p].numVal <= 12)) {
+    if (u.is(p, "oh") || u.tok[p].numVal == 0) return 0;
+    const std::size_t d = dayAt(u, p + 1, true);
+    if (d == 0) return 0;
+    const std::size_t y = yearAt(u, d);
+    return y;
+  }
+  // Day first: "the twenty third of november", "5 March 1990".
+  if (u.is(p, "the")) ++p;
+  const std::size_t d = dayAt(u, p, false);
+  if (d == 0) return 0;
+  p = d;
+  if (u.is(p, "of")) ++p;
+  if (!u.has(p, lex::month)) return 0;
+  ++p;
+  if (std::size_t y = yearAt(u, p)) return y;
+  return p;
+}
+
+bool birthCue(const Utterance& u, std::size_t i) noexcept {
+  if (u.anyOf(i, i + 1, {"born", "birthday", "dob", "birthdate", "b-day", "bday"})) return true;
+  if (u.is(i, "birth") && (u.is(i - 1, "of") || u.is(i + 1, "date"))) return true;
+  if (u.is(i, "date") && u.is(i + 1, "of") && u.is(i + 2, "birth")) return false;  // the cue is "birth"
+  return u.is(i, "d") && u.is(i + 1, "o") && u.is(i + 2, "b");
+}
+
+void findBirthDates(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!birthCue(u, i)) continue;
+    std::size_t s = i + 1;
+    if (u.is(i, "d")) s = i + 3;
+    if (u.is(i, "birth") && u.is(s, "date")) ++s;
+    // Skip fillers: "born on", "birthday is", "birthday it's the", "dob:".
+    for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
+      if (u.anyOf(s, s + 1, {"on", "in", "is", "it's", "was", "its", "be", "falls", "date"})) {
+        ++s;
+      } else {
+        break;
+      }
+    }
+    const std::size_t e = dateAt(u, s);
+    if (e > s) {
+      c.add(s, e, PiiType::dateOfBirth, prio::dob);
+      i = e - 1;
+    }
+  }
+}
+
+// ---- account numbers ----
+bool accountValueToken(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || !u.tok[i].hasDigit) return false;
+  for (char ch : u.raw(i)) {
+    if (!(isDigit(ch) || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '-')) return false;
+  }
+  return true;
+}
+
+// Value after an account cue at i (exclusive); end or 0.
+std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) noexcept {
+  start = s;
+  if (s >= u.n) return 0;
+  if (u.tok[s].hasDigit) {
+    if (!accountValueToken(u, s)) return 0;
+    std::size_t p = s + 1, digits = 0;
+    for (char ch : u.raw(s)) digits += isDigit(ch) ? 1 : 0;
+    // Grouped digits: "1839 1366 80".
+    while (p < u.n && u.tok[p].allDigits && !u.tok[p - 1].commaAfter && !u.tok[p - 1].stopAfter) {
+      digits += u.raw(p).size();
+      ++p;
+    }
+    return digits >= 4 ? p : 0;
+  }
+  std::size_t p = s;
+  // Letter prefixes: "g x nine nine ...", "c u dash three ...".
+  while (p < s + 3 && isLetterToken(u, p) && (isLetterToken(u, p + 1) || u.isNum(p + 1) || u.is(p + 1, "dash"))) ++p;
+  if (p > s && u.is(p, "dash")) ++p;
+  NumberRun run;
+  readRun(u, p, u.n, run);
+  if (run.t1 == p || run.len < 4 || run.anyThousand) return 0;
+  return run.t1;
+}
+
+void findAccounts(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban"}) ||
+                     (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "routing",
+                                         "client", "subscriber", "loyalty", "patient", "insurance", "contract"}) &&
+                      u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"}));
+    if (!cue || u.is(i, "iban")) continue;
+    std::size_t s = i + 1;
+    for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
+      if (u.anyOf(s, s + 1, {"number", "no", "id", "#", "num", "is", "it's", "its", "was", "nr"})) {
+        ++s;
+      } else {
+        break;
+      }
+    }
+    // "my customer id with the gas company is X": the value follows the next "is".
+    if (s < u.n && !u.isNum(s) && !u.tok[s].hasDigit && !isLetterToken(u, s)) {
+      for (std::size_t k = s; k < u.n && k < s + 7; ++k) {
+        if (u.anyOf(k, k + 1, {"is", "it's", "was"}) || u.tok[k].colonAfter) {
+          s = k + 1;
+          break;
+        }
+      }
+    }
+    std::size_t start = 0;
+    const std::size_t e = accountValue(u, s, start);
+    if (e > start) {
+      c.add(start, e, PiiType::accountNumber, prio::account);
+      i = e - 1;
+    }
+  }
+}
+
+// ---- PINs, codes, passwords ----
+bool secretCue(const Utterance& u, std::size_t i) noexcept {
+  if (u.anyOf(i, i + 1, {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
+                         "passkey"})) {
+    return true;
+  }
+  if (u.is(i, "key") && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
+  if (u.is(i, "code") || u.is(i, "pin")) {
+    // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not.
+    return u.anyOf(i > 2 ? i - 2 : 0, i, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry",
+                                          "safe", "locker", "keypad", "building", "unlock", "lockbox", "front",
+                                          "back", "bike", "phone", "verification", "login", "atm", "card"});
+  }
+  return false;
+}
+
+bool secretStop(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"don't", "dont", "please", "and", "so", "but", "thanks", "thank", "okay", "ok", "tell",
+                            "remember", "for", "if", "because", "it's", "now", "then", "right"});
+}
+
+void findSecrets(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!secretCue(u, i)) continue;
+    std::size_t s = i + 1;
+    bool sawIs = u.tok[i].colonAfter;
+    // "the password for the guest wifi is X", "change my pin to X".
+    for (std::size_t k = 0; k < 6 && s < u.n && !sawIs; ++k) {
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "to", "as", "are"}) || u.tok[s].colonAfter) {
+        sawIs = true;
+        ++s;
+        break;
+      }
+      if (u.isNum(s) || u.tok[s].hasDigit) break;
+      ++s;
+    }
+    if (!sawIs) s = i + 1;
+    if (s >= u.n) continue;
+    std::size_t e = 0;
+    if (!u.spoken || u.tok[s].hasDigit) {
+      // Typed secrets are one token ("Dragon2018", "BLUE_maple2020", "09076"); a typed PIN may be grouped.
+      if (!sawIs && !u.tok[s].hasDigit) continue;
+      e = s + 1;
+      // A typed PIN with spaces: "8 3 1 2".
+      while (u.tok[s].allDigits && e < u.n && u.tok[e].allDigits && !u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter) ++e;
+    } else if (u.isNum(s)) {
+      NumberRun run;
+      readRun(u, s, u.n, run);
+      if (run.t1 == s) continue;
+      e = run.t1;
+    } else {
+      if (!sawIs) continue;
+      e = s;
+      while (e < u.n && e - s < 10 && !secretStop(u, e)) {
+        if (u.isNum(e)) {
+          NumberRun run;
+          readRun(u, e, u.n, run);
+          e = run.t1 > e ? run.t1 : e + 1;
+        } else {
+          ++e;
+        }
+      }
+    }
+    if (e > s) {
+      c.add(s, e, PiiType::pinOrPassword, prio::secret);
+      i = e - 1;
+    }
+  }
+}
+
+}  // namespace
+
+void findContextual(const Utterance& u, Candidates& c) noexcept {
+  findBirthDates(u, c);
+  findAccounts(u, c);
+  findSecrets(u, c);
+}
+
+}  // namespace sotto::privacy::detail

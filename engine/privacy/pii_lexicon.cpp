@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// The lexicon: cue and function words, street/place/region vocabularies, and the sorted lookup over all tables.
+#include "engine/privacy/pii_lexicon.h"
+
+#include <algorithm>
+
+namespace sotto::privacy {
+namespace {
+
+using detail::kConditionPhrases;
+using detail::kConditionWords;
+using detail::kFamousPeople;
+using detail::kFirstNames;
+using detail::kMedications;
+using detail::kSurnames;
+
+// Words that are never a name on their own in an utterance (verbs, nouns and adjectives a speaker is likely to
+// use after "call", "text", "remind" ... or at the start of a sentence).
+constexpr std::string_view kCommon =
+    "a an the and or but if so then than that this these those there here it its it's is are was were be been "
+    "am i i'm i'd i'll i've me my mine we us our you your he him his she her they them their who whom whose "
+    "what what's which where when why how all any some no not none one ones every each both either neither "
+    "to at in on of for from with by about into onto over under up down out off back away around near "
+    "again also just only still even too very much many more most less few lot lots "
+    "call calls calling called text texts texting message email emails mail phone ring dial send sends sent "
+    "tell tells told ask asks remind reminds invite pay pays paid update add set make get got give go goes "
+    "going gone went come comes came take takes took taking put let let's see look find show play stop start "
+    "turn open close check cancel book order buy share forward reply answer read write note save delete "
+    "remove change move meet meeting visit pick drop bring leave wake help thank thanks please okay ok yes "
+    "hey hi hello good morning night today tomorrow tonight yesterday now later soon week weekend month "
+    "year years day days time times minute minutes hour hours second seconds am pm noon midnight "
+    "monday tuesday wednesday thursday friday saturday sunday "
+    "number numbers phone address name name's email password pin code account card birthday "
+    "home work office school store shop house place room car garage door kitchen bedroom "
+    "dinner lunch breakfast milk food water coffee tea pizza groceries list shopping receipt bill rent "
+    "package news weather music song songs album movie show video podcast radio tv lights light "
+    "timer alarm reminder calendar appointment schedule event party "
+    "new old big small first last next other same own sure fine great nice happy ready late early "
+    "everyone everybody someone somebody anyone anybody nobody people person guy guys team family "
+    "friends friend kids kid children child baby babies doctor dentist nurse teacher "
+    "back forth yet already maybe probably really right left straight "
+    "don't doesn't didn't can can't could couldn't will won't would wouldn't should shouldn't "
+    "do does did have has had having may might must shall need needs want wants like likes love loves "
+    "know knows think say says said "
+    "directions weather restaurant nearest closest best "
+    "street road avenue lane drive way court place "
+    "dot underscore dash plus minus times divided equals percent "
+    "mister mr mrs ms miss dr sir madam "
+    "yes no hmm uh um "
+    "lives works takes attends goes has teaches studies volunteers needs uses wants gets moved started "
+    "date social iban security birth appointment ip wifi router card visa amex mastercard";
+
+constexpr std::string_view kRelations =
+    "mom mum mommy mummy mother dad daddy father parents parent son daughter kids kid child children "
+    "baby brother sister sibling siblings wife husband spouse partner boyfriend girlfriend fiance fiancee "
+    "grandma grandpa granny grandmother grandfather grandparents grandson granddaughter aunt uncle cousin "
+    "niece nephew boss manager coworker co-worker colleague neighbor neighbour landlord landlady roommate "
+    "flatmate babysitter nanny teacher doctor dentist therapist plumber electrician mechanic friend friends "
+    "bestie buddy mate stepmom stepdad stepson stepdaughter in-laws father-in-law mother-in-law team";
+
+// Street-type words (full and abbreviated), the end of a street name.
+constexpr std::string_view kStreetTypes =
+    "street st avenue ave av road rd lane ln drive dr court ct boulevard blvd way place pl terrace ter "
+    "crescent cres close circle cir parkway pkwy highway hwy square sq row grove gardens trail trl path "
+    "alley walk mews hill rise view broadway plaza loop run pike turnpike expressway esplanade parade "
+    "wynd quay strasse rue calle via";
+
+// Heads of named places (the last word of "greenfield middle school", "mercy general hospital").
+constexpr std::string_view kPlaceHeads =
+    "hospital clinic infirmary hospice school academy college university campus kindergarten preschool "
+    "nursery daycare montessori gym fitness gymnasium church cathedral chapel mosque synagogue temple "
+    "mall office offices headquarters hq factory plant warehouse library center centre institute "
+    "laboratory lab studio studios pharmacy surgery practice home homes living residence manor lodge "
+    "apartments tower towers plaza park club stadium arena theatre theater museum hotel inn resort "
+    "bank branch depot station base prison jail court courthouse hall elementary primary";
+
+constexpr std::string_view kPlaceQualifiers =
+    "medical general memorial community regional children's childrens university county city saint st "
+    "st. high middle elementary primary secondary junior senior care nursing retirement assisted "
+    "rehabilitation rehab health dental veterans technical state public private catholic baptist "
+    "methodist lutheran presbyterian grace hope mercy sacred heart trinity christian islamic jewish "
+    "business tech science research family sports fitness yoga martial arts shopping outlet";
+
+constexpr std::string_view kRegions =
+    "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho "
+    "illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota "
+    "mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah "
+    "vermont virginia washington wisconsin wyoming "
+    "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd "
+    "oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc "
+    "england scotland wales ontario quebec alberta";
+
+constexpr std::string_view kRegionPhrases =
+    "new hampshire,new jersey,new mexico,new york,north carolina,north dakota,rhode island,south carolina,"
+    "south dakota,west virginia,british columbia,northern ireland,district of columbia";
+
+constexpr std::string_view kMonths =
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec";
+
+constexpr std::string_view kTlds =
+    "com org net io co uk de fr es it nl edu gov us ca au in jp me info biz app dev ai tech ie ch se no dk "
+    "fi pl pt br mx nz za ru cn kr fm tv ly gg xyz online site cloud page email live";
+
+constexpr std::string_view kUnits =
+    "minute minutes min mins hour hours hr hrs second seconds sec secs day days week weeks month months "
+    "dollars dollar bucks euros euro pounds pound cents percent degrees degree miles mile kilometers km "
+    "meters feet foot inches inch kilos kilograms grams pounds lbs ounces times o'clock am pm a.m. p.m. "
+    "points point people things items pages steps calories";
+
+constexpr std::string_view kUnitWords = "apartment apt unit flat suite ste room floor fl building bldg";
+
+constexpr std::string_view kFunction =
+    "a an the and or but to at in on of for from with by is are was were be am i i'm me my we our you your "
+    "he him his she her they them their it it's its this that these those there here not no so as if";
+
+}  // namespace
+
+void PiiLexicon::addList(std::string_view s, std::uint32_t flags) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ') ++j;
+    if (j > i) entries_.push_back(Entry{s.substr(i, j - i), flags});
+    i = j;
+  }
+}
+
+void PiiLexicon::addPhrases(std::string_view s, std::uint32_t flags) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t j = s.find(',', i);
+    if (j == std::string_view::npos) j = s.size();
+    if (j > i) entries_.push_back(Entry{s.substr(i, j - i), flags});
+    i = j + 1;
+  }
+}
+
+PiiLexicon::PiiLexicon() {
+  entries_.reserve(4096);
+  addList(kFirstNames, lex::firstName);
+  addList(kSurnames, lex::surname);
+  addList(kCommon, lex::common);
+  addList(kRelations, lex::relation);
+  addList(kConditionWords, lex::condition);
+  addPhrases(kConditionPhrases, lex::condition);
+  addList(kMedications, lex::medication);
+  addList(kStreetTypes, lex::streetType);
+  addList(kPlaceHeads, lex::placeHead);
+  addList(kPlaceQualifiers, lex::placeQualifier);
+  addList(kRegions, lex::region);
+  addPhrases(kRegionPhrases, lex::region);
+  addList(kMonths, lex::month);
+  addList(kTlds, lex::tld);
+  addPhrases(kFamousPeople, lex::famous);
+  addList(kUnits, lex::unit);
+  addList(kUnitWords, lex::unitWord);
+  addList(kFunction, lex::function);
+  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  // Merge duplicates: one entry per key carrying every class it was listed under.
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < entries_.size(); ++r) {
+    if (w > 0 && entries_[w - 1].key == entries_[r].key) {
+      entries_[w - 1].flags |= entries_[r].flags;
+    } else {
+      entries_[w++] = entries_[r];
+    }
+  }
+  entries_.resize(w);
+  entries_.shrink_to_fit();
+}
+
+std::uint32_t PiiLexicon::lookup(std::string_view key) const noexcept {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                             [](const Entry& e, std::string_view k) { return e.key < k; });
+  return (it != entries_.end() && it->key == key) ? it->flags : 0;
+}
+
+}  // namespace sotto::privacy

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Internal: word and phrase tables (names, medical terms, street and place words, cue words) behind one lookup.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sotto::privacy {
+
+// Lexicon classes; a word may carry several.
+namespace lex {
+inline constexpr std::uint32_t firstName = 1u << 0;
+inline constexpr std::uint32_t surname = 1u << 1;
+inline constexpr std::uint32_t common = 1u << 2;      // ordinary English word: never a name on its own
+inline constexpr std::uint32_t relation = 1u << 3;    // mom, sister, boss: people without a name
+inline constexpr std::uint32_t condition = 1u << 4;   // medical condition (word or phrase)
+inline constexpr std::uint32_t medication = 1u << 5;  // drug name (word or phrase)
+inline constexpr std::uint32_t streetType = 1u << 6;  // street, avenue, rd, ...
+inline constexpr std::uint32_t placeHead = 1u << 7;   // hospital, school, gym, ... (last word of a named place)
+inline constexpr std::uint32_t region = 1u << 8;      // US state / UK nation names and codes
+inline constexpr std::uint32_t month = 1u << 9;
+inline constexpr std::uint32_t tld = 1u << 10;        // com, org, io, ...
+inline constexpr std::uint32_t famous = 1u << 11;     // very famous people's names (public-figure guard)
+inline constexpr std::uint32_t unit = 1u << 12;       // minutes, dollars, percent: a number before it is not an age
+inline constexpr std::uint32_t unitWord = 1u << 13;   // apartment, apt, unit, flat, suite
+inline constexpr std::uint32_t function = 1u << 14;   // pronouns, articles, prepositions, auxiliaries
+inline constexpr std::uint32_t placeQualifier = 1u << 15;  // "medical", "elementary": inside a place name
+}  // namespace lex
+
+// Threads: built once by create() (control thread); then read-only, any thread, no allocation.
+class PiiLexicon {
+ public:
+  PiiLexicon();  // builds and sorts every table (allocates)
+  // Flags of a normalized word or space-joined phrase; 0 when unknown.
+  std::uint32_t lookup(std::string_view key) const noexcept;
+  std::size_t size() const noexcept { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::string_view key;  // points into static string tables
+    std::uint32_t flags;
+  };
+  void addList(std::string_view spaceSeparated, std::uint32_t flags);
+  void addPhrases(std::string_view commaSeparated, std::uint32_t flags);
+  std::vector<Entry> entries_;
+};
+
+}  // namespace sotto::privacy
+
+namespace sotto::privacy::detail {
+// Word tables (space-separated words, or comma-separated phrases), defined in pii_lexicon_*.cpp.
+extern const std::string_view kFirstNames;
+extern const std::string_view kSurnames;
+extern const std::string_view kFamousPeople;     // comma-separated full names
+extern const std::string_view kConditionWords;   // single-word conditions
+extern const std::string_view kConditionPhrases; // comma-separated multi-word conditions
+extern const std::string_view kMedications;      // single-word drug names (generic and brand)
+}  // namespace sotto::privacy::detail

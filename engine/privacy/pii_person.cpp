@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// Names of private people from cue frames (my name is, call X, X's phone number, X works at ...), with a
+// public-figure guard for general-knowledge and media frames.
+#include "engine/privacy/pii_recognizers.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+enum class Slot { weak, strong };
+
+bool lettersOnly(const Utterance& u, std::size_t i) noexcept {
+  for (char ch : u.stem(i)) {
+    if (!((ch >= 'a' && ch <= 'z') || ch == '\'' || ch == '-' || static_cast<unsigned char>(ch) >= 0x80)) return false;
+  }
+  return !u.stem(i).empty();
+}
+
+// Could token i be (part of) a name? strong: a cue says a name comes here, so unknown words qualify.
+bool nameLike(const Utterance& u, std::size_t i, Slot slot) noexcept {
+  if (i >= u.n || u.isNum(i) || u.tok[i].hasDigit || !lettersOnly(u, i)) return false;
+  const std::uint32_t f = u.tok[i].lex;
+  if (f & (lex::function | lex::relation | lex::month | lex::streetType | lex::unitWord | lex::condition |
+           lex::medication)) {
+    return false;
+  }
+  const bool named = (f & (lex::firstName | lex::surname)) != 0;
+  if (f & lex::common) return named && slot == Slot::strong && (u.spoken || u.tok[i].capital);
+  if (named) return true;  // a listed name, typed in any case
+  if (slot != Slot::strong) return false;
+  if (u.stem(i).size() < 2) return false;
+  return u.spoken || u.tok[i].capital;
+}
+
+// Extends a name starting at i (already accepted) over a following surname; returns end.
+std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
+  std::size_t e = i + 1;
+  while (e < u.n && e - i < 3 && !u.tok[e - 1].possessive && !u.tok[e - 1].commaAfter && !u.tok[e - 1].colonAfter &&
+         (!u.tok[e - 1].stopAfter || (e - 1 > i && u.raw(e - 1).size() == 1))) {
+    const std::uint32_t f = u.tok[e].lex;
+    bool ok = false;
+    // A typed middle initial: "Bao M. García".
+    if (!u.spoken && u.raw(e).size() == 1 && u.tok[e].capital && u.tok[e].stopAfter && e + 1 < u.n &&
+        u.tok[e + 1].capital) {
+      ++e;
+      continue;
+    }
+    if (f & (lex::surname | lex::firstName)) {
+      ok = !(f & (lex::common | lex::function | lex::relation)) || u.tok[e].capital;
+    } else if (f == 0 && lettersOnly(u, e) && u.stem(e).size() >= 2) {
+      // Unknown word after a name: a surname when typed capitalized, or when spoken and followed by a boundary.
+      ok = u.spoken ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common) || u.tok[e].possessive ||
+                       u.isNum(e + 1))
+                    : (u.tok[e].capital && u.tok[i].capital);
+    }
+    if (!ok) break;
+    ++e;
+  }
+  return e;
+}
+
+// Media, fandom and general-knowledge frames: names there are public figures.
+bool publicFigureFrame(const Utterance& u) noexcept {
+  const std::string_view w0 = u.word(0);
+  if (w0 == "who" || w0 == "who's" || w0 == "play" || w0 == "shuffle" || w0 == "put") return true;
+  if (u.contains("famous") || u.contains("songs") || u.contains("song") || u.contains("album") ||
+      u.contains("movies") || u.contains("movie") || u.contains("films") || u.contains("starring") ||
+      u.contains("directed") || u.contains("written") || u.contains("novel") || u.contains("books") ||
+      u.contains("biography") || u.contains("grow") || u.contains("die") || u.contains("died") ||
+      u.contains("invented") || u.contains("discovered") || u.contains("president") || u.contains("king") ||
+      u.contains("queen")) {
+    return true;
+  }
+  if (u.contains("favorite") || u.contains("favourite")) return true;
+  if ((w0 == "when" || w0 == "where" || w0 == "how" || w0 == "what" || w0 == "what's" || w0 == "tell") &&
+      (u.contains("was") || u.contains("did") || u.contains("about"))) {
+    return true;
+  }
+  return false;
+}
+
+bool famousAt(const Utterance& u, std::size_t i) noexcept {
+  for (std::size_t len = 3; len >= 1; --len) {
+    if (i + len <= u.n && (u.lexicon->lookup(u.phrase(i, i + len)) & lex::famous)) return true;
+  }
+  return false;
+}
+
+void addName(const Utterance& u, Candidates& c, std::size_t i, std::size_t e) noexcept {
+  if (famousAt(u, i)) return;
+  c.add(i, e, PiiType::person, prio::person, u.tok[e - 1].possessive);
+}
+
+// Verbs after which the object is a contact: "call siobhan", "remind connor to", "email maria at".
+bool contactVerb(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"call", "text", "email", "e-mail", "message", "phone", "ring", "dial", "remind", "tell",
+                            "ask", "invite", "send", "pay", "update", "contact", "meet", "visit", "add", "notify",
+                            "ping", "facetime", "video", "thank", "congratulate", "wish", "forward", "cc", "dm",
+                            "whatsapp", "reply", "answer", "inform", "warn", "greet", "hug", "pick", "collect",
+                            "venmo", "zelle", "reimburse", "owe", "owes", "transfer"});
+}
+
+bool attributeNoun(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"phone", "number", "email", "e-mail", "address", "birthday", "social", "ssn", "cell",
+                            "mobile", "account", "card", "iban", "date", "password", "pin", "contact", "home",
+                            "house", "place", "car", "flight", "appointment", "party", "wedding", "surgery",
+                            "medication", "medicine", "meds", "prescription", "insulin", "school", "office", "work",
+                            "doctor", "age", "dob", "details", "info", "name", "wife", "husband", "mom", "dad",
+                            "son", "daughter", "kids", "new", "work", "landline", "whatsapp", "username"});
+}
+
+bool subjectVerb(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"works", "lives", "takes", "attends", "goes", "was", "is", "has", "needs", "uses",
+                            "teaches", "studies", "just", "turned", "turns", "moved", "started", "will", "can",
+                            "said", "wants", "called", "texted", "emailed", "and", "got", "gets", "had", "volunteers"});
+}
+
+}  // namespace
+
+void findPeople(const Utterance& u, Candidates& c) noexcept {
+  const bool publicFrame = publicFigureFrame(u);
+  for (std::size_t i = 0; i < u.n; ++i) {
+    std::size_t s = u.n;  // start of a name slot
+    Slot slot = Slot::weak;
+    // "my name is X", "my name's X", "name: X", "call me X", "this is X".
+    if ((u.is(i, "name") && u.is(i + 1, "is")) || u.is(i, "name's") ||
+        (u.anyOf(i, i + 1, {"name", "patient", "holder", "contact", "from", "to", "attn", "recipient", "guest",
+                            "employee", "student", "child", "beneficiary", "payee", "cardholder"}) &&
+         u.tok[i].colonAfter)) {
+      s = u.is(i, "name") && u.is(i + 1, "is") ? i + 2 : i + 1;
+      slot = Slot::strong;
+    } else if ((u.is(i, "call") && u.is(i + 1, "me") && !u.isNum(i + 2) && !u.is(i + 2, "at")) ||
+               (u.is(i, "this") && u.is(i + 1, "is") && i == 0)) {
+      s = i + 2;
+      slot = Slot::strong;
+    } else if ((u.is(i, "i'm") || (u.is(i, "i") && u.is(i + 1, "am"))) && !publicFrame) {
+      s = u.is(i, "i'm") ? i + 1 : i + 2;
+      slot = Slot::strong;  // accepted below only when it reads as a name
+    } else if (u.is(i, "register") || u.is(i, "regarding") || u.is(i, "re")) {
+      s = i + 1;
+      slot = Slot::strong;
+    } else if (contactVerb(u, i) && !(u.is(i, "call") && u.is(i + 1, "me"))) {
+      s = i + 1;
+      if (u.is(s, "to") && (u.is(i, "send") || u.is(i, "transfer") || u.is(i, "pay"))) ++s;
+      slot = publicFrame ? Slot::weak : Slot::strong;
+    } else if (u.anyOf(i, i + 1, {"payment", "money", "transfer"}) && u.is(i + 1, "to")) {
+      s = i + 2;
+      slot = Slot::strong;
+    } else if (u.anyOf(i, i + 1, {"with", "for", "and"}) && !publicFrame) {
+      s = i + 1;
+      slot = Slot::weak;
+    } else if (u.has(i, lex::relation) && (u.is(i - 1, "my") || u.is(i - 1, "our")) && !u.tok[i].possessive) {
+      s = i + 1;  // "my friend dave", "my coworker Lena"
+      slot = (u.tok[s].lex == 0 && ((!u.spoken && u.tok[s].capital) ||
+                                    (u.spoken && (s + 1 == u.n || subjectVerb(u, s + 1)))))
+                 ? Slot::strong
+                 : Slot::weak;
+    }
+    if (s < u.n && nameLike(u, s, slot)) {
+      const std::size_t e = nameEnd(u, s);
+      // "i'm X": only when X reads as a name and not as a state ("i'm tired", "i'm on").
+      const bool introEnd = e == u.n || u.is(e, "and") || u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter;
+      if (!(u.is(i, "i'm") || u.is(i + 1, "am")) || (u.tok[s].lex & (lex::firstName | lex::surname)) ||
+          (!u.spoken && u.tok[s].capital) || (e - s == 2 && introEnd && !u.has(s, lex::common))) {
+        addName(u, c, s, e);
+        i = e - 1;
+        continue;
+      }
+    }
+    // "X's phone number", "ravi kim's email".
+    if (u.tok[i].possessive && attributeNoun(u, i + 1) && nameLike(u, i, Slot::strong) && !u.has(i, lex::common)) {
+      std::size_t b = i;
+      if (i > 0 && nameLike(u, i - 1, Slot::weak) && !u.tok[i - 1].commaAfter && !contactVerb(u, i - 1)) b = i - 1;
+      addName(u, c, b, i + 1);
+      continue;
+    }
+    // Sentence subject: "dmitri works at", "connor gupta is twenty", "Fatima was born".
+    if ((i == 0 || u.tok[i].sentenceStart) && !publicFrame) {
+      const bool known = (u.tok[i].lex & (lex::firstName | lex::surname)) && !(u.tok[i].lex & lex::common);
+      if (nameLike(u, i, known ? Slot::strong : Slot::weak) || (known && nameLike(u, i, Slot::strong))) {
+        const std::size_t e = nameEnd(u, i);
+        if (subjectVerb(u, e) || u.tok[e - 1].possessive) {
+          addName(u, c, i, e);
+          i = e - 1;
+          continue;
+        }
+      } else if (!known && nameLike(u, i, Slot::strong) && !u.has(i, lex::common)) {
+        const std::size_t e = nameEnd(u, i);
+        if (u.anyOf(e, e + 1, {"works", "lives", "takes", "attends", "goes", "teaches", "volunteers"}) ||
+            (u.is(e, "was") && u.is(e + 1, "born")) ||
+            (u.is(e, "is") && (u.isNum(e + 1) || u.anyOf(e + 1, e + 2, {"allergic", "diagnosed", "pregnant", "sick",
+                                                                        "recovering", "on"})))) {
+          addName(u, c, i, e);
+          i = e - 1;
+          continue;
+        }
+      }
+    }
+    // Anywhere: a known given name (not also a common word) outside public-figure frames.
+    if (!publicFrame && !c.covered(i, i + 1) && (u.tok[i].lex & lex::firstName) && !(u.tok[i].lex & (lex::common | lex::relation | lex::function)) &&
+        nameLike(u, i, Slot::weak) && (u.spoken || u.tok[i].capital)) {
+      const std::size_t e = nameEnd(u, i);
+      addName(u, c, i, e);
+      i = e - 1;
+    }
+  }
+}
+
+}  // namespace sotto::privacy::detail

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// Facts about a specific person: age, health conditions and medication, named places they go to.
+#include "engine/privacy/pii_numbers.h"
+#include "engine/privacy/pii_recognizers.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+bool personCandidateEndsAt(const Candidates& c, std::size_t e) noexcept {
+  for (std::size_t k = 0; k < c.n; ++k) {
+    if (c.c[k].type == PiiType::person && c.c[k].t1 == e) return true;
+  }
+  return false;
+}
+
+// The subject before a verb at v is a person: i, he, she, a name, "my son", "our daughter".
+bool personSubject(const Utterance& u, const Candidates& c, std::size_t v) noexcept {
+  if (v == 0) return false;
+  if (u.anyOf(v - 1, v, {"i", "he", "she", "they", "you", "we"})) return true;
+  if (personCandidateEndsAt(c, v)) return true;
+  if (u.has(v - 1, lex::relation) && v >= 2 && u.anyOf(v - 2, v - 1, {"my", "our", "his", "her", "their", "your"})) {
+    return true;
+  }
+  return false;
+}
+
+// ---- age ----
+void findAges(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.isNum(i) || u.tok[i].num == NumKind::repeat || (i > 0 && u.isNum(i - 1))) continue;
+    std::uint32_t v = 0;
+    std::size_t e = 0;
+    if (!readCardinal(u, i, v, e) || v > 120) continue;
+    if (u.isNum(e) || u.has(e, lex::unit) || u.is(e, "dot") || u.is(e, "o'clock") || u.is(e, "of")) {
+      // "four year old" / "34 years old" are ages; other units are not.
+      if (!(u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old"))) continue;
+    }
+    bool age = false;
+    if (u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old")) {
+      // Not buildings and landmarks: "the statue is 138 years old".
+      age = !u.anyOf(i > 4 ? i - 4 : 0, i, {"the", "it", "it's", "its", "this", "that"}) || u.contains("my");
+    } else if (i > 0 && u.anyOf(i - 1, i, {"turned", "turns", "turning", "aged", "age"})) {
+      age = true;
+    } else if (i > 0 && u.anyOf(i - 1, i, {"i'm", "he's", "she's"})) {
+      age = true;
+    } else if (i > 0 && u.anyOf(i - 1, i, {"is", "am", "was"}) && personSubject(u, c, i - 1)) {
+      // "my son is three", "connor gupta is twenty and ...": not followed by another noun.
+      age = e == u.n || u.anyOf(e, e + 1, {"and", "but", "so", "now", "today", "is", "this", "next", "too", "already",
+                                           "soon", "in"}) ||
+            u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter;
+    } else if (i > 0 && u.tok[i - 1].colonAfter && u.is(i - 1, "age")) {
+      age = true;
+    }
+    if (age) c.add(i, e, PiiType::age, prio::age);
+    i = e - 1;
+  }
+}
+
+// ---- health ----
+bool drugOrDiseaseSuffix(std::string_view w) noexcept {
+  constexpr std::string_view kSuffixes[] = {"itis", "osis", "emia", "aemia", "pril", "sartan", "statin", "olol",
+                                            "prazole", "triptan", "oxetine", "cillin", "mycin", "azepam", "afil",
+                                            "gliptin", "lukast", "dipine", "tidine", "floxacin", "parin", "mab",
+                                            "cycline", "dronate", "semide", "thiazide", "zolam", "xaban", "glutide",
+                                            "gliflozin", "pathy", "algia", "oma"};
+  if (w.size() < 6) return false;
+  for (auto s : kSuffixes) {
+    if (w.size() > s.size() + 2 && w.substr(w.size() - s.size()) == s) return true;
+  }
+  return false;
+}
+
+void findHealth(const Utterance& u, Candidates& c) noexcept {
+  if (!personalAnchor(u, c)) return;
+  const bool general = generalQuestion(u) && !u.contains("my") && !u.contains("i") && !u.contains("i'm");
+  if (general) return;
+  for (std::size_t i = 0; i < u.n; ++i) {
+    std::size_t best = 0;
+    for (std::size_t len = 4; len >= 1; --len) {
+      if (i + len > u.n) continue;
+      const std::uint32_t f = len == 1 ? (u.tok[i].lex | u.tok[i].lexFull) : u.lexicon->lookup(u.phrase(i, i + len));
+      if (f & (lex::condition | lex::medication)) {
+        best = i + len;
+        break;
+      }
+    }
+    // Unknown drug or disease names by their suffix, right after a strong cue.
+    if (best == 0 && u.tok[i].lex == 0 && drugOrDiseaseSuffix(u.stem(i)) &&
+        cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "for", "meds",
+                            "medication", "treating", "treated"})) {
+      best = i + 1;
+    }
+    if (best > i) {
+      c.add(i, best, PiiType::health, prio::health);
+      i = best - 1;
+    }
+  }
+}
+
+// ---- named places ----
+bool placeNameWord(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || u.isNum(i) || u.tok[i].hasDigit) return false;
+  const std::uint32_t f = u.tok[i].lex;
+  if (f & lex::placeQualifier) return true;
+  if (f & (lex::function | lex::relation | lex::unitWord)) return false;
+  if (!u.spoken && !u.tok[i].capital) return false;
+  if ((f & lex::common) && !(!u.spoken && u.tok[i].capital)) return false;
+  for (char ch : u.word(i)) {
+    if (!((ch >= 'a' && ch <= 'z') || ch == '\'' || ch == '-' || ch == '.' || static_cast<unsigned char>(ch) >= 0x80)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool placeCue(const Utterance& u, std::size_t s) noexcept {
+  return cueBefore(u, s, 4, {"work", "works", "working", "worked", "goes", "go", "attends", "attend", "study",
+                             "studies", "teach", "teaches", "volunteer", "volunteers", "commute", "pick", "drop",
+                             "lives", "live", "staying", "stays", "admitted", "patient", "enrolled", "member",
+                             "appointment", "shift", "job", "employed", "intern", "started", "transferred",
+                             "moved", "visiting", "visit", "class", "classes", "practice", "training", "stationed",
+                             "nurse", "teacher", "doctor", "manager", "worship", "pray", "member", "joined"});
+}
+
+void findPlaces(const Utterance& u, Candidates& c) noexcept {
+  if (!personalAnchor(u, c)) return;
+  for (std::size_t h = 0; h < u.n; ++h) {
+    if (!u.has(h, lex::placeHead) || u.has(h + 1, lex::placeHead)) continue;
+    std::size_t s = h, names = 0, qualifiers = 0;
+    while (s > 0 && h - s < 4 && placeNameWord(u, s - 1) && !u.tok[s - 1].commaAfter) {
+      if (u.has(s - 1, lex::placeQualifier) || u.has(s - 1, lex::placeHead)) {
+        ++qualifiers;
+      } else {
+        ++names;
+      }
+      --s;
+    }
+    while (s < h && u.has(s, lex::placeHead) && !u.has(s, lex::placeQualifier)) ++s;  // "the gym" has no name
+    if (s == h || (names == 0 && qualifiers < 2)) continue;
+    if (s > 0 && u.anyOf(s - 1, s, {"the", "a", "an", "nearest", "any", "some"})) continue;
+    if (!placeCue(u, s)) continue;
+    c.add(s, h + 1, PiiType::location, prio::location);
+  }
+}
+
+}  // namespace
+
+bool generalQuestion(const Utterance& u) noexcept {
+  const std::string_view w0 = u.word(0);
+  constexpr std::string_view kStarts[] = {"what", "what's", "whats", "how", "is", "are", "does", "do", "can",
+                                          "why", "which", "when", "who", "define", "explain", "should"};
+  for (auto s : kStarts) {
+    if (w0 == s) return true;
+  }
+  return u.is(0, "tell") && u.is(1, "me") && u.is(2, "about");
+}
+
+bool personalAnchor(const Utterance& u, const Candidates& c) noexcept {
+  if (u.anyOf(0, u.n, {"i", "i'm", "i've", "i'd", "me", "my", "mine", "we", "our", "us", "he", "she", "his", "her",
+                       "their", "they", "him", "them", "he's", "she's", "patient", "meds", "we're"})) {
+    return true;
+  }
+  for (std::size_t k = 0; k < c.n; ++k) {
+    if (c.c[k].type == PiiType::person) return true;
+  }
+  return false;
+}
+
+void findPersonal(const Utterance& u, Candidates& c) noexcept {
+  findAges(u, c);
+  findHealth(u, c);
+  findPlaces(u, c);
+}
+
+}  // namespace sotto::privacy::detail

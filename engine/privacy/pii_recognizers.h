@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// Internal: the recognizer families run by PiiClassifier::classify(), in order, over one tokenized utterance.
+#pragma once
+
+#include <cstddef>
+
+#include "engine/privacy/pii_text.h"
+
+namespace sotto::privacy::detail {
+
+// Each adds candidates to c; all are allocation-free and read only u (and earlier candidates).
+void findStructured(const Utterance& u, Candidates& c) noexcept;  // IBAN, card, SSN, e-mail, IP, phone
+void findAddresses(const Utterance& u, Candidates& c) noexcept;   // postal addresses
+void findContextual(const Utterance& u, Candidates& c) noexcept;  // birth date, account numbers, secrets
+void findPeople(const Utterance& u, Candidates& c) noexcept;      // private people's names
+void findPersonal(const Utterance& u, Candidates& c) noexcept;    // age, health, named places (after people)
+
+// Shared helpers.
+bool isLetterToken(const Utterance& u, std::size_t i) noexcept;  // a single ASCII letter ("g", "b")
+// Any of words occurs in the n tokens before i.
+bool cueBefore(const Utterance& u, std::size_t i, std::size_t n, std::initializer_list<std::string_view> words) noexcept;
+// A question about the world rather than about the user ("what is ... used for", "who was ...").
+bool generalQuestion(const Utterance& u) noexcept;
+// The utterance talks about the user or a specific person (my, i, we, a name ...).
+bool personalAnchor(const Utterance& u, const Candidates& c) noexcept;
+
+}  // namespace sotto::privacy::detail

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+// Structural recognizers: checksum-validated cards and IBANs, SSNs, phone numbers, e-mail and IP addresses.
+#include <algorithm>
+
+#include "engine/privacy/pii_numbers.h"
+#include "engine/privacy/pii_recognizers.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+char upper(char ch) noexcept { return (ch >= 'a' && ch <= 'z') ? static_cast<char>(ch - 'a' + 'A') : ch; }
+bool isDigit(char ch) noexcept { return ch >= '0' && ch <= '9'; }
+bool isAlnum(char ch) noexcept { return isDigit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+
+// Written digit groups joined over tokens: "+1 206 555 0111", "(206) 555-0111", "4052 9232 2582 4814".
+// Each token holds only digits and separators; a comma or full stop after a token ends the group.
+struct DigitGroup {
+  std::size_t t0 = 0, t1 = 0;
+  char digits[40] = {};
+  std::size_t len = 0;
+  bool plus = false;
+  bool hasSlashOrColon = false;
+};
+
+bool groupToken(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || !u.tok[i].hasDigit) return false;
+  for (char ch : u.raw(i)) {
+    if (!(isDigit(ch) || ch == '-' || ch == '.' || ch == '(' || ch == ')' || ch == '+')) return false;
+  }
+  return true;
+}
+
+bool readGroup(const Utterance& u, std::size_t i, std::size_t maxTokens, DigitGroup& g) noexcept {
+  g = DigitGroup{};
+  if (!groupToken(u, i)) return false;
+  g.t0 = i;
+  std::size_t p = i;
+  while (p < u.n && p - i < maxTokens && groupToken(u, p)) {
+    const std::string_view raw = u.raw(p);
+    std::size_t before = g.len;
+    for (char ch : raw) {
+      if (isDigit(ch)) {
+        if (g.len == sizeof g.digits) return false;
+        g.digits[g.len++] = ch;
+      }
+      if (ch == '+') g.plus = g.plus || (p == i && raw[0] == '+');
+    }
+    (void)before;
+    ++p;
+    if (u.tok[p - 1].commaAfter || u.tok[p - 1].stopAfter || u.tok[p - 1].colonAfter) break;
+  }
+  g.t1 = p;
+  return true;
+}
+
+bool cardCue(const Utterance& u, std::size_t i) noexcept {
+  return cueBefore(u, i, 6, {"card", "visa", "mastercard", "amex", "discover", "debit", "credit", "charge", "cc"});
+}
+bool accountCue(const Utterance& u, std::size_t i) noexcept {
+  return cueBefore(u, i, 3, {"account", "acct", "acc", "policy", "member", "customer", "routing", "sort"});
+}
+// Numbers that are not personal: media, flights, rooms, maths.
+bool notPersonalNumberCue(const Utterance& u, std::size_t i) noexcept {
+  return cueBefore(u, i, 3, {"track", "episode", "channel", "flight", "page", "chapter", "season", "room", "level",
+                             "gate", "seat", "bus", "route", "error", "roman", "favorite", "favourite", "order",
+                             "tracking", "model", "version", "plus", "minus", "times", "divided", "squared",
+                             "root", "convert"});
+}
+
+// ---- IBAN ----
+void findIbans(const Utterance& u, Candidates& c) noexcept {
+  char buf[40];
+  for (std::size_t i = 0; i < u.n; ++i) {
+    // Spoken letter by letter: "g b eight two w e s t one two ...".
+    if (isLetterToken(u, i) && isLetterToken(u, i + 1)) {
+      const char c0 = upper(u.word(i)[0]), c1 = upper(u.word(i + 1)[0]);
+      const std::size_t want = ibanLength(c0, c1);
+      if (want == 0) continue;
+      std::size_t len = 0, p = i + 2;
+      buf[len++] = c0;
+      buf[len++] = c1;
+      bool ok = true;
+      while (ok && len < want && p < u.n) {
+        if (isLetterToken(u, p) && len >= 4) {
+          buf[len++] = upper(u.word(p)[0]);
+          ++p;
+          continue;
+        }
+        Chunk ch;
+        if (!readChunk(u, p, ch) || ch.compound || len + ch.len > want) {
+          ok = false;
+          break;
+        }
+        for (std::size_t k = 0; k < ch.len; ++k) buf[len++] = ch.digits[k];
+        p = ch.t1;
+      }
+      if (ok && len == want && ibanValid(std::string_view(buf, len))) {
+        c.add(i, p, PiiType::iban, prio::iban);
+        i = p - 1;
+      }
+      continue;
+    }
+    // Written, contiguous or in groups: "FR15 0572 8739 ...".
+    const std::string_view raw = u.raw(i);
+    if (raw.size() >= 4 && isAlnum(raw[0]) && !isDigit(raw[0]) && !isDigit(raw[1]) && isDigit(raw[2]) &&
+        isDigit(raw[3])) {
+      const std::size_t want = ibanLength(upper(raw[0]), upper(raw[1]));
+      if (want == 0) continue;
+      std::size_t len = 0, p = i;
+      bool ok = true;
+      while (p < u.n && len < want) {
+        for (char ch : u.raw(p)) {
+          if (!isAlnum(ch) || len == want) {
+            ok = false;
+            break;
+          }
+          buf[len++] = upper(ch);
+        }
+        ++p;
+        if (!ok || u.tok[p - 1].commaAfter || u.tok[p - 1].stopAfter) break;
+      }
+      if (ok && len == want && ibanValid(std::string_view(buf, len))) {
+        c.add(i, p, PiiType::iban, prio::iban);
+        i = p - 1;
+      }
+    }
+  }
+}
+
+// ---- payment cards ----
+bool cardPrefix(char d) noexcept { return d >= '2' && d <= '6'; }
+
+void findCards(const Utterance& u, Candidates& c) noexcept {
+  NumberRun run;
+  DigitGroup g;
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.isNum(i) && !groupToken(u, i)) continue;
+    if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
+      if (!readGroup(u, i, 6, g)) continue;
+      if (g.len >= 13 && g.len <= 19 && cardPrefix(g.digits[0]) && luhnValid(std::string_view(g.digits, g.len)) &&
+          (!accountCue(u, i) || cardCue(u, i))) {
+        c.add(g.t0, g.t1, PiiType::creditCard, prio::card);
+      }
+      i = g.t1 - 1;
+      continue;
+    }
+    readRun(u, i, u.n, run);
+    if (run.t1 == i) continue;
+    bool found = false;
+    // The whole run, else its longest prefix on a chunk boundary (a card followed by "expiry oh nine ...").
+    for (std::size_t len = (run.len < 19 ? run.len : 19); len >= 13 && !found; --len) {
+      const std::size_t end = run.tokenEndAfterDigits(len);
+      if (end == 0 || !cardPrefix(run.digits[0]) || !luhnValid(std::string_view(run.digits, len))) continue;
+      if (accountCue(u, i) && !cardCue(u, i)) break;
+      c.add(i, end, PiiType::creditCard, prio::card);
+      found = true;
+    }
+    i = run.t1 - 1;
+  }
+}
+
+// ---- SSN ----
+bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
+  if (u.is(i, "ssn") || u.is(i, "social") || u.is(i, "ssn#")) return true;
+  return u.is(i, "s") && u.is(i + 1, "s") && u.is(i + 2, "n");
+}
+bool ssnCue(const Utterance& u, std::size_t i) noexcept {
+  for (std::size_t k = (i > 6 ? i - 6 : 0); k < i; ++k) {
+    if (ssnCueAt(u, k)) return true;
+  }
+  return false;
+}
+bool ssnShape(std::string_view d) noexcept {
+  if (d.size() != 9) return false;
+  if (d.substr(0, 3) == "000" || d.substr(0, 3) == "666" || d[0] == '9') return false;
+  return d.substr(3, 2) != "00" && d.substr(5, 4) != "0000";
+}
+
+void findSsns(const Utterance& u, Candidates& c) noexcept {
+  NumberRun run;
+  char buf[16];
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.isNum(i) && !u.tok[i].hasDigit) continue;
+    const std::string_view raw = u.raw(i);
+    // 123-45-6789 is an SSN by shape alone.
+    if (raw.size() == 11 && raw[3] == '-' && raw[6] == '-' && collectDigits(raw, "-", buf, sizeof buf) == 9 &&
+        ssnShape(std::string_view(buf, 9))) {
+      c.add(i, i + 1, PiiType::ssn, prio::ssn);
+      continue;
+    }
+    if (!ssnCue(u, i)) continue;
+    if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
+      DigitGroup g;
+      if (readGroup(u, i, 3, g) && g.len == 9) c.add(g.t0, g.t1, PiiType::ssn, prio::ssn);
+      continue;
+    }
+    readRun(u, i, u.n, run);
+    if (run.t1 > i && run.len >= 9) {
+      const std::size_t end = run.tokenEndAfterDigits(9);
+      if (end != 0) c.add(i, end, PiiType::ssn, prio::ssn);
+      i = run.t1 - 1;
+    }
+  }
+}
+
+// ---- phone numbers ----
+bool phoneLength(std::size_t len, bool plus) noexcept { return plus ? (len >= 8 && len <= 15) : (len >= 7 && len <= 13); }
+
+void findPhones(const Utterance& u, Candidates& c) noexcept {
+  NumberRun run;
+  DigitGroup g;
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.isNum(i) && !groupToken(u, i)) continue;
+    if (u.tok[i].hasDigit) {
+      if (!readGroup(u, i, 6, g)) continue;
+      const std::string_view first = u.raw(i);
+      const bool dottedQuad = first.find('.') != std::string_view::npos &&
+                              std::count(first.begin(), first.end(), '.') == 3;
+      const bool ssnLike = first.size() == 11 && first[3] == '-' && first[6] == '-';
+      const bool dottedDate = std::count(first.begin(), first.end(), '.') == 2 && first.size() <= 10;
+      const bool grouped = g.t1 - g.t0 > 1 || first.find_first_of("-.()+") != std::string_view::npos;
+      // A bare run of digits is a phone number only with at least 10 digits or a phone cue (years, amounts).
+      if (!dottedQuad && !ssnLike && !dottedDate && phoneLength(g.len, g.plus) && !notPersonalNumberCue(u, i) &&
+          (grouped || g.len >= 10 || cueBefore(u, i, 4, {"phone", "number", "call", "text", "reach", "dial", "cell", "mobile"}))) {
+        c.add(g.t0, g.t1, PiiType::phone, prio::phone);
+      }
+      i = g.t1 - 1;
+      continue;
+    }
+    if (i > 0 && u.isNum(i - 1)) continue;  // only maximal runs
+    readRun(u, i, u.n, run);
+    if (run.t1 == i) continue;
+    const bool plus = i > 0 && u.is(i - 1, "plus") && !(i > 1 && u.isNum(i - 2));
+    bool compoundOk = true;
+    for (std::size_t k = 0; k < run.chunkCount; ++k) {
+      const Chunk& ch = run.chunks[k];
+      // "fifty five hundred" reads as digits in a phone number; "two thousand ..." does not.
+      if (ch.thousand || (ch.compound && ch.value() % 100 != 0)) compoundOk = false;
+    }
+    const bool nearDot = u.is(run.t1, "dot") || u.is(run.t1, "point") || (i > 0 && (u.is(i - 1, "dot") || u.is(i - 1, "point")));
+    if (compoundOk && !nearDot && phoneLength(run.len, plus) && !notPersonalNumberCue(u, plus ? i - 1 : i)) {
+      c.add(plus ? i - 1 : i, run.t1, PiiType::phone, prio::phone);
+    }
+    i = run.t1 - 1;
+  }
+}
+
+// ---- e-mail ----
+bool emailStop(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"is", "to", "at", "email", "e-mail", "mail", "address", "me", "my", "it's", "send",
+                            "forward", "update", "and", "or", "the", "his", "her", "their", "with", "reach",
+                            "contact", "write", "cc", "message", "was", "new", "use", "try", "from", "as", "on",
+                            "this", "that", "receipt", "invoice", "list", "please", "it"}) ||
+         u.tok[i].possessive || u.tok[i].colonAfter || u.tok[i].commaAfter;
+}
+bool emailSeparator(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"dot", "underscore", "dash", "hyphen", "period"});
+}
+bool domainLabel(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || emailSeparator(u, i) || u.is(i, "at")) return false;
+  for (char ch : u.word(i)) {
+    if (!isAlnum(ch)) return false;
+  }
+  return true;
+}
+
+void findEmails(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (u.tok[i].hasAt) {
+      const std::string_view w = u.word(i);
+      const std::size_t at = w.find('@');
+      if (at > 0 && w.find('.', at) != std::string_view::npos && w.back() != '.' && w.find('@', at + 1) == std::string_view::npos) {
+        c.add(i, i + 1, PiiType::email, prio::email);
+      }
+      continue;
+    }
+    if (!u.is(i, "at") || i == 0) continue;
+    // Domain: label ((dot|dash) label)*, ending in "dot <tld>".
+    std::size_t p = i + 1, end = 0;
+    if (!domainLabel(u, p)) continue;
+    ++p;
+    while (p + 1 < u.n && (u.is(p, "dot") || u.is(p, "dash") || u.is(p, "hyphen")) && domainLabel(u, p + 1)) {
+      if (u.is(p, "dot") && u.has(p + 1, lex::tld)) end = p + 2;
+      p += 2;
+    }
+    if (end == 0) continue;
+    // Local part: back from "at" over words, numbers and spoken separators, up to a cue word.
+    std::size_t s = i;
+    while (s > 0 && i - s < 10 && !emailStop(u, s - 1)) --s;
+    while (s < i && emailSeparator(u, s)) ++s;
+    if (s == i || emailSeparator(u, i - 1)) continue;
+    c.add(s, end, PiiType::email, prio::email);
+    i = end - 1;
+  }
+}
+
+// ---- IP addresses ----
+bool wellKnownIp(std::string_view ip) noexcept {
+  constexpr std::string_view kKnown[] = {"8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "127.0.0.1", "0.0.0.0",
+                                         "255.255.255.255", "9.9.9.9", "208.67.222.222", "208.67.220.220",
+                                         "149.112.112.112", "localhost"};
+  for (auto k : kKnown) {
+    if (k == ip) return true;
+  }
+  return false;
+}
+
+// A question about an address in general ("what is 192.168.0.1 used for", "who runs the dns server at ...").
+bool ipKnowledgeFrame(const Utterance& u) noexcept {
+  if (u.contains("my") || u.contains("our") || u.contains("mine")) return false;
+  return generalQuestion(u) || u.contains("used") || u.contains("runs") || u.contains("means");
+}
+
+bool readOctet(const Utterance& u, std::size_t i, std::size_t limit, std::size_t& end, unsigned& value) noexcept {
+  NumberRun run;
+  readRun(u, i, limit, run);
+  if (run.t1 == i || run.len == 0 || run.len > 3 || run.anyThousand) return false;
+  unsigned v = 0;
+  for (std::size_t k = 0; k < run.len; ++k) v = v * 10 + static_cast<unsigned>(run.digits[k] - '0');
+  if (v > 255) return false;
+  end = run.t1;
+  value = v;
+  return true;
+}
+
+void findIps(const Utterance& u, Candidates& c) noexcept {
+  const bool knowledge = ipKnowledgeFrame(u);
+  char text[20];
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (u.tok[i].hasDigit && !u.spoken) {
+      const std::string_view w = u.word(i);
+      int dots = 0, colons = 0, groupLen = 0;
+      bool quad = true, v6 = true;
+      for (char ch : w) {
+        if (ch == '.') {
+          ++dots;
+          groupLen = 0;
+        } else if (isDigit(ch)) {
+          if (++groupLen > 3) quad = false;
+        } else {
+          quad = false;
+        }
+        if (ch == ':') {
+          ++colons;
+        } else if (!(isDigit(ch) || (ch >= 'a' && ch <= 'f'))) {
+          v6 = false;
+        }
+      }
+      quad = quad && dots == 3 && w.front() != '.' && w.back() != '.' && w.find("..") == std::string_view::npos;
+      if (quad) {
+        unsigned octet = 0;
+        for (char ch : w) {
+          if (ch == '.') {
+            octet = 0;
+          } else if ((octet = octet * 10 + static_cast<unsigned>(ch - '0')) > 255) {
+            quad = false;
+          }
+        }
+      }
+      v6 = v6 && colons >= 2 && w.size() >= 6 && w != "::1";
+      if ((quad || v6) && !wellKnownIp(w) && !knowledge) c.add(i, i + 1, PiiType::ipAddress, prio::ip);
+      continue;
+    }
+    if (!u.isNum(i) || (i > 0 && u.isNum(i - 1))) continue;
+    // Spoken: octet dot octet dot octet dot octet.
+    std::size_t p = i, end = 0;
+    unsigned octets[4];
+    bool ok = true;
+    for (int k = 0; k < 4 && ok; ++k) {
+      std::size_t limit = p;
+      while (limit < u.n && u.isNum(limit)) ++limit;
+      ok = readOctet(u, p, limit, end, octets[k]) && (k == 3 || (end == limit && (u.is(end, "dot") || u.is(end, "point"))));
+      p = end + 1;
+    }
+    if (!ok) continue;
+    std::size_t len = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (k > 0) text[len++] = '.';
+      const unsigned v = octets[k];
+      if (v >= 100) text[len++] = static_cast<char>('0' + v / 100);
+      if (v >= 10) text[len++] = static_cast<char>('0' + v / 10 % 10);
+      text[len++] = static_cast<char>('0' + v % 10);
+    }
+    if (!wellKnownIp(std::string_view(text, len)) && !knowledge) {
+      c.add(i, end, PiiType::ipAddress, prio::ip);
+    }
+    i = end - 1;
+  }
+}
+
+}  // namespace
+
+bool isLetterToken(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return false;
+  const std::string_view w = u.word(i);
+  return w.size() == 1 && w[0] >= 'a' && w[0] <= 'z';
+}
+
+bool cueBefore(const Utterance& u, std::size_t i, std::size_t n, std::initializer_list<std::string_view> words) noexcept {
+  return u.anyOf(i > n ? i - n : 0, i, words);
+}
+
+void findStructured(const Utterance& u, Candidates& c) noexcept {
+  findIbans(u, c);
+  findCards(u, c);
+  findSsns(u, c);
+  findEmails(u, c);
+  findIps(u, c);
+  findPhones(u, c);
+}
+
+}  // namespace sotto::privacy::detail

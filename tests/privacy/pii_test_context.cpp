@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// Cue-led recognizers and names: age, birth date, accounts, secrets, health, places, people and the negatives
+// of the data README's consistency rules.
+#include <gtest/gtest.h>
+
+#include "tests/privacy/pii_test_common.h"
+
+namespace sotto::privacy::test {
+namespace {
+
+TEST(PiiAge, NumberOnly) {
+  EXPECT_EQ(found("my grandson is seven and loves dinosaurs"), (Spans{"AGE=seven"}));
+  EXPECT_EQ(found("My neighbour is 81 years old."), (Spans{"AGE=81"}));
+  EXPECT_EQ(found("i just turned forty two yesterday"), (Spans{"AGE=forty two"}));
+  EXPECT_EQ(found("my four year old won't go to sleep"), (Spans{"AGE=four"}));
+}
+
+TEST(PiiAge, NotAges) {
+  EXPECT_TRUE(found("how old is the eiffel tower").empty());
+  EXPECT_TRUE(found("set a timer for forty two minutes").empty());
+  EXPECT_TRUE(found("my favorite number is twenty eight").empty());
+  EXPECT_TRUE(found("the statue of liberty is one hundred thirty eight years old").empty());
+}
+
+TEST(PiiBirthDate, DateOnly) {
+  EXPECT_EQ(found("I was born on March 3, 1985."), (Spans{"DATE_OF_BIRTH=March 3, 1985"}));
+  EXPECT_EQ(found("my birthday is the fourth of july"), (Spans{"DATE_OF_BIRTH=the fourth of july"}));
+  EXPECT_EQ(found("i was born on april thirtieth nineteen seventy three"),
+            (Spans{"DATE_OF_BIRTH=april thirtieth nineteen seventy three"}));
+  EXPECT_EQ(found("DOB: 14/09/1979"), (Spans{"DATE_OF_BIRTH=14/09/1979"}));
+}
+
+TEST(PiiBirthDate, HistoricalDatesAreNot) {
+  EXPECT_TRUE(found("what happened on june sixth nineteen forty four").empty());
+  EXPECT_TRUE(found("When was Isaac Newton born?").empty());
+}
+
+TEST(PiiAccount, Cues) {
+  EXPECT_EQ(found("my policy number is HX-4471-0932"), (Spans{"ACCOUNT_NUMBER=HX-4471-0932"}));
+  EXPECT_EQ(found("my customer id with the gas company is m b one one six one one one five nine"),
+            (Spans{"ACCOUNT_NUMBER=m b one one six one one one five nine"}));
+  EXPECT_EQ(found("Account holder: Arjun Ivanova / Acct: 1839 1366 80"),
+            (Spans{"PERSON=Arjun Ivanova", "ACCOUNT_NUMBER=1839 1366 80"}));
+}
+
+TEST(PiiSecret, SecretOnly) {
+  EXPECT_EQ(found("the alarm code is four four one nine"), (Spans{"PIN_OR_PASSWORD=four four one nine"}));
+  EXPECT_EQ(found("our wifi key is purple otter ninety one"), (Spans{"PIN_OR_PASSWORD=purple otter ninety one"}));
+  EXPECT_EQ(found("My laptop password is Tr0ub4dor&3"), (Spans{"PIN_OR_PASSWORD=Tr0ub4dor&3"}));
+  EXPECT_EQ(found("my bank pin is eight two seven six two don't tell anyone"),
+            (Spans{"PIN_OR_PASSWORD=eight two seven six two"}));
+  EXPECT_TRUE(found("what's the zip code for denver").empty());
+  EXPECT_TRUE(found("what does error code five oh three mean").empty());
+}
+
+TEST(PiiHealth, AboutAPerson) {
+  EXPECT_EQ(found("my wife was just diagnosed with multiple sclerosis"), (Spans{"HEALTH=multiple sclerosis"}));
+  EXPECT_EQ(found("i'm on adderall for my a d h d"), (Spans{"HEALTH=adderall", "HEALTH=a d h d"}));
+  EXPECT_EQ(found("I have celiac disease so no bread please."), (Spans{"HEALTH=celiac disease"}));
+  // An unknown drug name caught by its suffix after a strong cue.
+  EXPECT_EQ(found("my dad takes zorbatrelin and quorvastatin"), (Spans{"HEALTH=quorvastatin"}));
+}
+
+TEST(PiiHealth, GeneralQuestionsAreNot) {
+  EXPECT_TRUE(found("what are the symptoms of asthma").empty());
+  EXPECT_TRUE(found("what is metformin used for").empty());
+  EXPECT_TRUE(found("is gout contagious").empty());
+  EXPECT_TRUE(found("How does cetirizine work?").empty());
+}
+
+TEST(PiiLocation, NamedPlaceTiedToPerson) {
+  EXPECT_EQ(found("my son goes to hollybrook primary school"), (Spans{"LOCATION=hollybrook primary school"}));
+  EXPECT_EQ(found("I work at St. Brigid's Hospital."), (Spans{"LOCATION=St. Brigid's Hospital"}));
+  EXPECT_TRUE(found("what time does the natural history museum open").empty());
+  EXPECT_TRUE(found("Directions to the nearest hardware store.").empty());
+  EXPECT_TRUE(found("find a korean restaurant near the eiffel tower").empty());
+}
+
+TEST(PiiPerson, Cues) {
+  EXPECT_EQ(found("could you ring zoltan baranyi for me"), (Spans{"PERSON=zoltan baranyi"}));
+  EXPECT_EQ(found("what is oksana melnyk's mobile number"), (Spans{"PERSON=oksana melnyk"}));
+  EXPECT_EQ(found("My name is Henrietta Vogelsang and I need help."), (Spans{"PERSON=Henrietta Vogelsang"}));
+  EXPECT_EQ(found("I'm Dagny Solberg, nice to meet you."), (Spans{"PERSON=Dagny Solberg"}));
+  EXPECT_EQ(found("my partner Yusuf takes sertraline"), (Spans{"PERSON=Yusuf", "HEALTH=sertraline"}));
+}
+
+TEST(PiiPerson, PublicFiguresAndRelativesAreNot) {
+  EXPECT_TRUE(found("who was abraham lincoln").empty());
+  EXPECT_TRUE(found("play songs by taylor swift").empty());
+  EXPECT_TRUE(found("my favorite singer is adele").empty());
+  EXPECT_TRUE(found("my favorite actor is denzel washington").empty());
+  EXPECT_TRUE(found("who is keanu reeves married to").empty());
+  EXPECT_TRUE(found("call mom").empty());
+  EXPECT_TRUE(found("text my sister").empty());
+  EXPECT_TRUE(found("Tell the babysitter don't forget the milk.").empty());
+}
+
+TEST(PiiOffsets, CodePointsWithNonAscii) {
+  // "é", "ü" and "—" are one code point each though two or three bytes in UTF-8.
+  const std::string text = "Café — call Jürgen Müller at 555-867-5309 ☺";
+  SpanBuffer buf;
+  ASSERT_TRUE(classifier().classify(text, buf).ok());
+  ASSERT_EQ(buf.size(), 2u);
+  EXPECT_EQ(buf[0].type, PiiType::person);
+  EXPECT_EQ(buf[0].start, 12u);
+  EXPECT_EQ(buf[0].end, 25u);
+  EXPECT_EQ(buf[1].type, PiiType::phone);
+  EXPECT_EQ(buf[1].start, 29u);
+  EXPECT_EQ(buf[1].end, 41u);
+}
+
+TEST(PiiOffsets, PossessiveOutsideSpanAndSortedNonOverlapping) {
+  EXPECT_EQ(found("Lucía's social security number is 250-16-7864."), (Spans{"PERSON=Lucía", "SSN=250-16-7864"}));
+  SpanBuffer buf;
+  ASSERT_TRUE(classifier()
+                  .classify("my name is kofi gupta my email is kofi nineteen seventy eight at northwind dash tech dot "
+                            "com and i live at five queen street apartment twenty six sacramento",
+                            buf)
+                  .ok());
+  ASSERT_EQ(buf.size(), 3u);
+  for (std::size_t k = 1; k < buf.size(); ++k) EXPECT_LE(buf[k - 1].end, buf[k].start);
+}
+
+TEST(PiiLimits, TooLongIsRefused) {
+  SpanBuffer buf;
+  const std::string text(PiiClassifier::kMaxTextBytes + 1, 'a');
+  const auto r = classifier().classify(text, buf);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::invalid_argument);
+  EXPECT_TRUE(classifier().classify("", buf).ok());
+  EXPECT_TRUE(buf.empty());
+}
+
+}  // namespace
+}  // namespace sotto::privacy::test
