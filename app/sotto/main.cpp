@@ -5,6 +5,7 @@
 
 #include "app/common/version.h"
 #include "app/config/config.h"
+#include "app/sotto/commands.h"
 
 namespace {
 
@@ -16,6 +17,12 @@ void usage(FILE* out) {
       "Commands:\n"
       "  check-config FILE      validate a configuration file: 0 valid, 2 with one line per problem\n"
       "  config-reference       print the settings reference (Markdown)\n"
+      "  generate -m FILE -p TEXT [OPTIONS]\n"
+      "                         run the local model on a prompt, streaming the text (see generate --help)\n"
+      "  tokenize -m FILE [--no-special] TEXT\n"
+      "                         print the token ids of TEXT under a model's vocabulary\n"
+      "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
+      "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -42,6 +49,10 @@ int main(int argc, char** argv) {
     std::fputs(sotto::config::referenceMarkdown().c_str(), stdout);
     return 0;
   }
+  if (cmd == "generate") return sotto::cli::cmdGenerate(argc - 1, argv + 1);
+  if (cmd == "tokenize") return sotto::cli::cmdTokenize(argc - 1, argv + 1);
+  if (cmd == "pii") return sotto::cli::cmdPii(argc - 1, argv + 1);
+  if (cmd == "intent") return sotto::cli::cmdIntent(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {
       std::fprintf(stderr, "sotto check-config: expected one FILE\n");

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The sotto CLI's model subcommands (each in its own cmd_*.cpp); main.cpp dispatches to them.
+#pragma once
+
+namespace sotto::cli {
+
+// argv[0] is the subcommand name. Return the process exit status: 0 ok, 1 runtime error, 2 usage error.
+// Main thread; they print to stdout/stderr and block until done.
+int cmdGenerate(int argc, char** argv);
+int cmdTokenize(int argc, char** argv);
+int cmdPii(int argc, char** argv);  // privacy: `sotto pii --json`, stdin lines to JSON span lists
+int cmdIntent(int argc, char** argv);    // intents: `sotto intent --json`, stdin lines to intent + slots JSON
+
+}  // namespace sotto::cli
