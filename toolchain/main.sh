@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash toolchain/install-deps.sh --host-only
 cmake --preset host-release >/dev/null
-cmake --build --preset host-release
+cmake --build --preset host-release --target sottod sotto sotto-bench
 
 run=build/run
 mkdir -p "$run"
