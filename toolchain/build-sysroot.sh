@@ -11,7 +11,12 @@ out=$(mkdir -p "$out" && cd "$out" && pwd)
 exec 9>"$out.lock"
 flock 9
 stamp_want="alsa-lib tinyxml2 systemd v4 $arch"
-if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp_want" ]; then exit 0; fi
+# alsa-lib also has a stamp of its own, so a change to its build rebuilds only alsa-lib.
+alsa_stamp_want="alsa-lib builtin-plugins v1 $arch"
+stamp_is() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+all_ok=0; if stamp_is "$out/.stamp" "$stamp_want"; then all_ok=1; fi
+alsa_ok=0; if stamp_is "$out/.stamp-alsa" "$alsa_stamp_want"; then alsa_ok=1; fi
+if [ $all_ok = 1 ] && [ $alsa_ok = 1 ]; then exit 0; fi
 
 case "$arch" in
   x86_64)  triplet=x86_64-linux-gnu; cc=gcc; cxx=g++; ar=ar; host_flag="" ;;
@@ -41,18 +46,25 @@ fetch() { # fetch PKG -> prints the unpacked source dir
   echo "$dir"
 }
 
+if [ $all_ok = 0 ]; then
 # tinyxml2: one translation unit.
 t2=$(fetch tinyxml2 tinyxml2)
 mkdir -p "$out/obj"
 $cxx -O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -c "$t2/tinyxml2.cpp" -o "$out/obj/tinyxml2.o" >>"$log" 2>&1 || fail tinyxml2
 rm -f "$out/lib/libtinyxml2.a"; $ar rcs "$out/lib/libtinyxml2.a" "$out/obj/tinyxml2.o"
 cp "$t2/tinyxml2.h" "$out/include/"
+fi
 
 # alsa-lib: autotools, static, plugins built in; config files read from /usr/share/alsa on the target.
+# Position-independent code (our executables are PIE) but built --without-pic, because alsa-lib keys on the PIC
+# macro: with it defined it looks up its built-in plugins (hw, plug, dmix, file, null, ...) by dlopen()ing the
+# running executable, which glibc refuses for PIE and static programs ("cannot dynamically load
+# position-independent executable"), so no PCM could be opened at all; without it they come from the built-in
+# symbol table (snd_dlsym_start).
 al=$(fetch alsa-lib alsa-lib)
 rm -rf "$out/alsa-build" "$out/stage"; mkdir -p "$out/alsa-build"
-( cd "$out/alsa-build" && CC=$cc CFLAGS="-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2" "$al/configure" $host_flag --prefix=/usr \
-    --enable-static --disable-shared --with-pic --disable-python --disable-topology --disable-alisp \
+( cd "$out/alsa-build" && CC=$cc CFLAGS="-O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2" "$al/configure" $host_flag --prefix=/usr \
+    --enable-static --disable-shared --without-pic --disable-python --disable-topology --disable-alisp \
     --disable-old-symbols --without-debug && make -j"$jobs" -C src && make -C src install DESTDIR="$out/stage" \
     && make -C include install DESTDIR="$out/stage" ) >>"$log" 2>&1 || fail alsa-lib
 cp "$out/stage/usr/lib/libasound.a" "$out/lib/"
@@ -60,6 +72,9 @@ rm -rf "$out/include/alsa"; cp -r "$out/stage/usr/include/alsa" "$out/include/"
 # The static library reads its configuration from the target's /usr/share/alsa; keep it for the image.
 rm -rf "$out/share"; mkdir -p "$out/share"; cp -r "$al/src/conf" "$out/share/alsa"
 
+echo "$alsa_stamp_want" > "$out/.stamp-alsa"
+
+if [ $all_ok = 0 ]; then
 # libsystemd: only the static library target; every optional dependency off so it needs just libc and libcap.
 sd=$(fetch systemd systemd)
 off=$(python3 - "$sd/meson_options.txt" <<'PY'
@@ -93,6 +108,7 @@ rm -rf "$out/systemd-build"
   && ninja -C "$out/systemd-build" version.h libsystemd.a ) >>"$log" 2>&1 || fail libsystemd
 cp "$out/systemd-build/libsystemd.a" "$out/lib/"
 rm -rf "$out/include/systemd"; cp -r "$sd/src/systemd" "$out/include/systemd"
+fi
 
 rm -rf "$out/alsa-build" "$out/systemd-build" "$out/stage" "$out/obj"
 echo "$stamp_want" > "$out/.stamp"
