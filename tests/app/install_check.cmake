@@ -8,7 +8,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
 foreach(f usr/bin/sottod usr/bin/sotto etc/sotto/sotto.xml usr/lib/systemd/system/sottod.service
-          usr/lib/sysusers.d/sotto.conf usr/lib/tmpfiles.d/sotto.conf usr/share/alsa/alsa.conf)
+          usr/lib/sysusers.d/sotto.conf usr/lib/tmpfiles.d/sotto.conf usr/share/alsa/alsa.conf etc/asound.conf)
   if(NOT EXISTS "${STAGE}/${f}")
     message(FATAL_ERROR "staging rootfs lacks /${f}")
   endif()

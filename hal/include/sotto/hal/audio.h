@@ -18,7 +18,10 @@ namespace sotto::hal {
 // What the config asks for.
 struct AudioSpec {
   std::string backend;       // registry name: "alsa", "wav", "null", ...
-  std::string device;        // backend-specific: ALSA PCM name, WAV path, "default"/"fast" for null
+  // Backend-specific: alsa: a PCM name ("default", "hw:0,0", "plughw:0,0", one from asound.conf); wav: a file path,
+  // paced in real time ("x.wav" or "x.wav?paced") or as fast as the caller goes ("x.wav?fast"); null: "default"
+  // (paced) or "fast".
+  std::string device;
   uint32_t rateHz = 16000;
   uint32_t periodMs = 10;
   uint32_t periods = 4;      // device buffer = periods × period
@@ -46,8 +49,8 @@ class AudioSource {
   Status start();
   Status stop();
   // Blocks until exactly one period (format().periodFrames) is captured into `frames` (which must hold at least
-  // that many); returns the frames read. No allocation on success. End of a finite source: Errc::not_found-free
-  // success with 0 frames.
+  // that many); returns the frames read. No allocation on success. A finite source (wav) may return fewer frames
+  // on its last period; at its end read() succeeds with 0 frames (end of stream).
   Result<size_t> read(std::span<int16_t> frames);
   const AudioFormat& format() const { return format_; }
   virtual AudioCounters counters() const = 0;
