@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Finds (building on first use) the per-architecture static sysroot made by build-sysroot.sh, and defines
-# imported targets sotto::alsa, sotto::tinyxml2, sotto::systemd, sotto::sodium.
+# imported targets sotto::alsa, sotto::tinyxml2, sotto::systemd, sotto::sodium, sotto::speexdsp,
+# sotto::sphinxbase, sotto::pocketsphinx.
 set(SOTTO_SYSROOT_ARCH ${CMAKE_SYSTEM_PROCESSOR})
 if(SOTTO_SYSROOT_ARCH STREQUAL "amd64")
   set(SOTTO_SYSROOT_ARCH x86_64)
@@ -36,3 +37,24 @@ find_path(SOTTO_SODIUM_INCLUDE sodium.h REQUIRED)
 add_library(sotto::sodium STATIC IMPORTED GLOBAL)
 set_target_properties(sotto::sodium PROPERTIES IMPORTED_LOCATION "${SOTTO_SODIUM_A}"
   INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_SODIUM_INCLUDE}" INTERFACE_LINK_LIBRARIES pthread)
+
+# Speech: pocketsphinx 5prealpha + sphinxbase (wake word, ASR) and speexdsp (frontend, resampler). Debian ships the
+# static archives (host and :arm64 multiarch); the acoustic model is arch-independent data (pocketsphinx-en-us).
+find_library(SOTTO_SPEEXDSP_A NAMES libspeexdsp.a REQUIRED)
+find_path(SOTTO_SPEEXDSP_INCLUDE speex/speex_preprocess.h REQUIRED)
+add_library(sotto::speexdsp STATIC IMPORTED GLOBAL)
+set_target_properties(sotto::speexdsp PROPERTIES IMPORTED_LOCATION "${SOTTO_SPEEXDSP_A}"
+  INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_SPEEXDSP_INCLUDE}" INTERFACE_LINK_LIBRARIES m)
+find_library(SOTTO_SPHINXBASE_A NAMES libsphinxbase.a REQUIRED)
+# sphinxbase's headers live in the multiarch include directory (they carry the architecture's sphinx_config.h).
+find_path(SOTTO_SPHINXBASE_INCLUDE sphinxbase/sphinx_config.h REQUIRED)
+find_library(SOTTO_POCKETSPHINX_A NAMES libpocketsphinx.a REQUIRED)
+find_path(SOTTO_POCKETSPHINX_INCLUDE pocketsphinx.h PATH_SUFFIXES pocketsphinx REQUIRED)
+add_library(sotto::sphinxbase STATIC IMPORTED GLOBAL)
+set_target_properties(sotto::sphinxbase PROPERTIES IMPORTED_LOCATION "${SOTTO_SPHINXBASE_A}"
+  INTERFACE_INCLUDE_DIRECTORIES
+    "${SOTTO_SPHINXBASE_INCLUDE};${SOTTO_SPHINXBASE_INCLUDE}/sphinxbase"
+  INTERFACE_LINK_LIBRARIES "m;pthread")
+add_library(sotto::pocketsphinx STATIC IMPORTED GLOBAL)
+set_target_properties(sotto::pocketsphinx PROPERTIES IMPORTED_LOCATION "${SOTTO_POCKETSPHINX_A}"
+  INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_POCKETSPHINX_INCLUDE}" INTERFACE_LINK_LIBRARIES sotto::sphinxbase)

@@ -48,6 +48,17 @@ struct Config {
   std::string stateDir, logDir, runtimeDir;
   std::string logLevel;  // validated name (error|warning|notice|info|debug); the daemon maps it to sotto::log::Level
   uint32_t watchdogStallMs = 0, statusIntervalMs = 0;
+  // Speech frontend (speexdsp) and endpointing.
+  int noiseSuppressDb = 0;  // negative: maximum attenuation of noise; 0 = no noise suppression
+  bool agc = false;
+  uint32_t vadStartPercent = 0, vadContinuePercent = 0;
+  uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
+  // Wake word (pocketsphinx keyphrase spotting).
+  std::string wakePhrase, wakePronunciation;  // pronunciation: "WORD PH PH ...; WORD PH ..." or empty
+  int wakeThresholdExponent = 0;              // keyphrase threshold 1e<exponent>
+  // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
+  std::string asrAcousticModel, asrDictionary, asrLanguageModel;
+  bool asrGrammar = false;
   bool operator==(const Config&) const = default;
 };
 

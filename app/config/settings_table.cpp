@@ -69,7 +69,9 @@ constexpr auto kSettings = std::to_array<Setting>({
     nameSetting("audio.capture.backend", "null", SOTTO_FIELD(capture.backend),
                 "Audio backend that records the microphone, by registered name (alsa, wav, null)."),
     textSetting("audio.capture.device", "default", 255, Empty::rejected, SOTTO_FIELD(capture.device),
-                "Device for the backend: an ALSA PCM name (default, hw:0,0) or, for wav, a file."),
+                "Device for the backend. alsa: a PCM name (default, hw:0,0, plughw:0,0 or one from asound.conf); "
+                "wav: a file path, paced in real time like a device, or with the suffix ?fast as fast as possible; "
+                "null: default or fast."),
     unsignedSetting("audio.capture.rate", "16000", "Hz", 8000, 48000, SOTTO_FIELD(capture.rateHz),
                     "Capture sample rate."),
     unsignedSetting("audio.capture.period-ms", "10", "ms", 2, 100, SOTTO_FIELD(capture.periodMs),
@@ -79,7 +81,9 @@ constexpr auto kSettings = std::to_array<Setting>({
     nameSetting("audio.playback.backend", "null", SOTTO_FIELD(playback.backend),
                 "Audio backend that drives the speaker, by registered name (alsa, wav, null)."),
     textSetting("audio.playback.device", "default", 255, Empty::rejected, SOTTO_FIELD(playback.device),
-                "Device for the backend: an ALSA PCM name (default, hw:0,0) or, for wav, a file."),
+                "Device for the backend. alsa: a PCM name (default, hw:0,0, plughw:0,0 or one from asound.conf); "
+                "wav: a file path, paced in real time like a device, or with the suffix ?fast as fast as possible; "
+                "null: default or fast."),
     unsignedSetting("audio.playback.rate", "48000", "Hz", 8000, 48000, SOTTO_FIELD(playback.rateHz),
                     "Playback sample rate."),
     unsignedSetting("audio.playback.period-ms", "10", "ms", 2, 100, SOTTO_FIELD(playback.periodMs),
@@ -95,6 +99,39 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Context window of the local model; its KV cache is reserved at start-up."),
     boolSetting("model.mlock", "false", SOTTO_FIELD(modelMlock),
                 "Lock the model's weights in RAM so that they are never paged out."),
+
+    signedSetting("speech.noise-suppress-db", "-30", "dB", -60, 0, SOTTO_FIELD(noiseSuppressDb),
+                  "Maximum attenuation of stationary noise on the capture signal (speexdsp); 0 = off."),
+    boolSetting("speech.agc", "true", SOTTO_FIELD(agc),
+                "Automatic gain control on the capture signal before wake word and ASR."),
+    unsignedSetting("speech.vad-start-percent", "80", "%", 1, 100, SOTTO_FIELD(vadStartPercent),
+                    "Speech probability from which a silent frame counts as the start of speech."),
+    unsignedSetting("speech.vad-continue-percent", "50", "%", 1, 100, SOTTO_FIELD(vadContinuePercent),
+                    "Speech probability above which a frame continues speech already in progress."),
+    unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
+                    "Trailing silence after which an utterance ends (endpoint)."),
+    unsignedSetting("speech.max-utterance-ms", "10000", "ms", 1000, 60000, SOTTO_FIELD(maxUtteranceMs),
+                    "Longest utterance after the wake word (also how long to wait for speech to start)."),
+
+    textSetting("wake.phrase", "hey computer", 64, Empty::rejected, SOTTO_FIELD(wakePhrase),
+                "Wake phrase spotted on the continuous capture stream (words of the ASR dictionary or of "
+                "wake.pronunciation)."),
+    textSetting("wake.pronunciation", "", 512, Empty::allowed, SOTTO_FIELD(wakePronunciation),
+                "Pronunciations of custom wake words, \"WORD PH PH ...\" separated by ';' (CMU phones); empty = "
+                "the dictionary's."),
+    signedSetting("wake.threshold", "-20", "exponent", -60, 0, SOTTO_FIELD(wakeThresholdExponent),
+                  "Keyphrase detection threshold 1e<value>: lower wakes more easily (more false wakes)."),
+
+    pathSetting("asr.acoustic-model", "/usr/share/pocketsphinx/model/en-us/en-us", Empty::rejected,
+                SOTTO_FIELD(asrAcousticModel), "Directory of the pocketsphinx acoustic model."),
+    pathSetting("asr.dictionary", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", Empty::rejected,
+                SOTTO_FIELD(asrDictionary), "Pronunciation dictionary of the wake word and the ASR."),
+    pathSetting("asr.language-model", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", Empty::allowed,
+                SOTTO_FIELD(asrLanguageModel),
+                "General language model for open questions; empty = recognize catalogue commands only."),
+    boolSetting("asr.grammar", "true", SOTTO_FIELD(asrGrammar),
+                "Also decode with the intent catalogue's command grammar; its transcript wins when it scores better "
+                "and agrees with the language model's on two thirds of the words."),
 
     cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
                    "CPUs the audio thread may run on; empty = no pinning."),
@@ -167,6 +204,10 @@ constexpr auto kRules = std::to_array<Rule>({
     {RuleKind::notGreater, "cloud.connect-timeout-ms", "cloud.first-byte-timeout-ms",
      "the first byte cannot arrive before the connection"},
     {RuleKind::requiresValue, "cloud.endpoint", "cloud.model", "the cloud API needs a model name"},
+    {RuleKind::notGreater, "speech.vad-continue-percent", "speech.vad-start-percent",
+     "continuing speech needs no more evidence than starting it"},
+    {RuleKind::notGreater, "speech.endpoint-silence-ms", "speech.max-utterance-ms",
+     "the trailing silence is part of the utterance"},
 });
 
 constexpr const Setting* find(std::string_view path) {

@@ -22,6 +22,8 @@ void usage(FILE* out) {
       "  tokenize -m FILE [--no-special] TEXT\n"
       "                         print the token ids of TEXT under a model's vocabulary\n"
       "  quantize IN OUT TYPE   quantize an F32/F16 GGUF model: Q8_0, Q4_0, Q4_K, Q5_K, Q6_K, Q4_K_M\n"
+      "  listen --wav FILE [--json]\n"
+      "                         wake word and speech recognition on a WAV file (see listen --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
       "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
       "  version                same as --version\n"
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
   if (cmd == "pii") return sotto::cli::cmdPii(argc - 1, argv + 1);
   if (cmd == "intent") return sotto::cli::cmdIntent(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
+  if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {
       std::fprintf(stderr, "sotto check-config: expected one FILE\n");

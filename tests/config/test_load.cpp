@@ -18,6 +18,10 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
     <playback backend="wav" device="/tmp/out.wav" rate="44100" period-ms="5" periods="8"/>
   </audio>
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true"/>
+  <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
+          endpoint-silence-ms="500" max-utterance-ms="8000"/>
+  <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-30"/>
+  <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard"/>
   <cloud endpoint="https://api.example.com/v1" model="gpt-x" api-key-file="/var/lib/sotto/key"
@@ -38,6 +42,19 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.llmThreads = 4;
   expected.contextTokens = 4096;
   expected.modelMlock = true;
+  expected.noiseSuppressDb = -12;
+  expected.agc = false;
+  expected.vadStartPercent = 70;
+  expected.vadContinuePercent = 40;
+  expected.endpointSilenceMs = 500;
+  expected.maxUtteranceMs = 8000;
+  expected.wakePhrase = "ok speaker";
+  expected.wakePronunciation = "SPEAKER S P IY K ER";
+  expected.wakeThresholdExponent = -30;
+  expected.asrAcousticModel = "/opt/am";
+  expected.asrDictionary = "/opt/am.dict";
+  expected.asrLanguageModel = "";
+  expected.asrGrammar = false;
   expected.audioCpus = {0};
   expected.speechCpus = {1, 2};
   expected.llmCpus = {2, 3};
@@ -197,7 +214,8 @@ TEST(Load, ProblemsAreCappedWithACount) {
   EXPECT_FALSE(r.config);
   ASSERT_EQ(r.problems.size(), 101u);
   EXPECT_EQ(r.problems[0].format(),
-            "many.xml:2: unknown0: unknown element <unknown0> (<sotto> contains audio, model, threads, privacy, cloud, "
+            "many.xml:2: unknown0: unknown element <unknown0> (<sotto> contains audio, model, speech, wake, asr, "
+            "threads, privacy, cloud, "
             "cache, latency, paths, log, watchdog)");
   EXPECT_EQ(r.problems[99].line, 101);
   EXPECT_EQ(r.problems[100].format(), "many.xml: 50 more problems not shown");

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+// `sotto listen --wav FILE [--json]`: the recognition chain (frontend, wake word, ASR) on a WAV file, fast.
+#include <speex/speex_resampler.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "app/config/config.h"
+#include "app/sotto/commands.h"
+#include "engine/intents/catalogue.h"
+#include "engine/speech/listener.h"
+#include "hal/audio/wav/wav_format.h"
+
+#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
+#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
+#endif
+
+namespace sotto::cli {
+namespace {
+
+void listenUsage(FILE* out) {
+  std::fprintf(out,
+               "Usage: sotto listen --wav FILE [--json] [--config FILE] [--set SETTING=VALUE]... [--catalogue PATH]\n"
+               "Runs the capture side of the speech pipeline (noise suppression, voice activity, wake word,\n"
+               "ASR with endpointing) on a WAV file as fast as possible and prints its events.\n"
+               "\n"
+               "  --wav FILE        16-bit PCM WAV; several channels are mixed down, other rates resampled to 16 kHz\n"
+               "  --json            one JSON object per line, times in ms of audio:\n"
+               "                      {\"event\":\"wake\",\"t_ms\":N}\n"
+               "                      {\"event\":\"partial\",\"text\":\"...\",\"t_ms\":N}\n"
+               "                      {\"event\":\"final\",\"text\":\"...\",\"t_ms\":N,\"endpoint_delay_ms\":N}\n"
+               "                    (without --json: the same as text, finals with word confidences)\n"
+               "  --config FILE     settings (speech.*, wake.*, asr.*) from FILE. Default: %s when it exists,\n"
+               "                    else the built-in defaults\n"
+               "  --set S=V         override one setting, e.g. --set wake.threshold=-30 (repeatable)\n"
+               "  --catalogue PATH  intent catalogue whose command grammar the ASR uses. Default: %s, or the\n"
+               "                    source tree's %s in a developer build\n",
+               config::kDefaultPath, intents::kDefaultCataloguePath,
+               *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
+}
+
+bool exists(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+void appendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+// The file as 16 kHz mono: channels averaged, other rates through speexdsp's resampler (quality 8).
+Result<std::vector<int16_t>> readWav16k(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(Errc::not_found, path + ": cannot open");
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto info = hal::wav::parseWav(bytes);
+  if (!info.ok()) return makeError(info.error().code, path + ": " + info.error().message);
+  const hal::wav::WavInfo w = info.value();
+  const size_t frames = w.frames();
+  std::vector<int16_t> mono(frames);
+  const uint8_t* p = bytes.data() + w.dataOffset;
+  for (size_t f = 0; f < frames; ++f) {
+    int32_t sum = 0;
+    for (size_t c = 0; c < w.channels; ++c) {
+      const size_t at = (f * w.channels + c) * 2;
+      sum += static_cast<int16_t>(static_cast<uint16_t>(p[at] | (p[at + 1] << 8)));  // little-endian
+    }
+    mono[f] = static_cast<int16_t>(sum / static_cast<int32_t>(w.channels));
+  }
+  if (w.rateHz == 16000) return mono;
+  int err = 0;
+  SpeexResamplerState* rs = speex_resampler_init(1, w.rateHz, 16000, 8, &err);
+  if (rs == nullptr) return makeError(Errc::unsupported, path + ": cannot resample from " + std::to_string(w.rateHz));
+  std::vector<int16_t> out(frames * 16000 / w.rateHz + 64);
+  spx_uint32_t inLen = static_cast<spx_uint32_t>(frames), outLen = static_cast<spx_uint32_t>(out.size());
+  speex_resampler_process_int(rs, 0, mono.data(), &inLen, out.data(), &outLen);
+  speex_resampler_destroy(rs);
+  out.resize(outLen);
+  return out;
+}
+
+class Printer final : public speech::ListenerEvents {
+ public:
+  explicit Printer(bool json) : json_(json) {}
+  void onWake(uint64_t tMs) override {
+    if (json_) {
+      std::printf("{\"event\":\"wake\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
+    } else {
+      std::printf("%8.2f s  wake\n", tMs / 1000.0);
+    }
+  }
+  void onPartial(std::string_view text, uint64_t tMs) override {
+    if (json_) {
+      line_ = "{\"event\":\"partial\",\"text\":";
+      appendJsonString(line_, text);
+      std::printf("%s,\"t_ms\":%llu}\n", line_.c_str(), static_cast<unsigned long long>(tMs));
+    } else {
+      std::printf("%8.2f s  partial  %.*s\n", tMs / 1000.0, static_cast<int>(text.size()), text.data());
+    }
+  }
+  void onFinal(const speech::Transcript& t, uint64_t tMs, uint64_t delayMs) override {
+    if (json_) {
+      line_ = "{\"event\":\"final\",\"text\":";
+      appendJsonString(line_, t.text);
+      std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu}\n", line_.c_str(),
+                  static_cast<unsigned long long>(tMs), static_cast<unsigned long long>(delayMs));
+    } else {
+      std::printf("%8.2f s  final    %s  (%.*s search, %.0f per frame, endpoint %llu ms after speech)\n",
+                  tMs / 1000.0, t.text.c_str(), static_cast<int>(t.search.size()), t.search.data(),
+                  t.scorePerFrame, static_cast<unsigned long long>(delayMs));
+      for (const auto& w : t.words) {
+        std::printf("             %6.2f-%6.2f s  %-16s %.2f\n", w.startMs / 1000.0, w.endMs / 1000.0, w.text.c_str(),
+                    w.confidence);
+      }
+    }
+    std::fflush(stdout);
+  }
+
+ private:
+  bool json_;
+  std::string line_;
+};
+
+}  // namespace
+
+int cmdListen(int argc, char** argv) {
+  std::string wav, configPath, catalogue;
+  std::vector<std::string> overrides;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool hasValue = i + 1 < argc;
+    if (a == "-h" || a == "--help") {
+      listenUsage(stdout);
+      return 0;
+    }
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--wav" && hasValue) {
+      wav = argv[++i];
+    } else if (a == "--config" && hasValue) {
+      configPath = argv[++i];
+    } else if (a == "--set" && hasValue) {
+      overrides.emplace_back(argv[++i]);
+    } else if (a == "--catalogue" && hasValue) {
+      catalogue = argv[++i];
+    } else {
+      std::fprintf(stderr, "sotto listen: unexpected argument '%s' (see sotto listen --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  if (wav.empty()) {
+    std::fprintf(stderr, "sotto listen: --wav FILE is required\n");
+    return 2;
+  }
+  if (configPath.empty() && exists(config::kDefaultPath)) configPath = config::kDefaultPath;
+  config::LoadResult loaded;
+  if (configPath.empty()) {
+    loaded.config = config::defaults();
+  } else {
+    loaded = config::loadFile(configPath);
+  }
+  if (loaded.config && !overrides.empty()) loaded = config::applyOverrides(*loaded.config, overrides);
+  if (!loaded.config) {
+    for (const auto& p : loaded.problems) std::fprintf(stderr, "sotto listen: %s\n", p.format().c_str());
+    return 2;
+  }
+  const config::Config& c = *loaded.config;
+
+  speech::ListenerConfig lc;
+  lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
+  lc.frontend.agc = c.agc;
+  lc.frontend.vadStartPercent = c.vadStartPercent;
+  lc.frontend.vadContinuePercent = c.vadContinuePercent;
+  lc.endpointSilenceMs = c.endpointSilenceMs;
+  lc.maxUtteranceMs = c.maxUtteranceMs;
+  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
+  lc.asr.acousticModel = c.asrAcousticModel;
+  lc.asr.dictionary = c.asrDictionary;
+  lc.asr.languageModel = c.asrLanguageModel;
+  if (c.asrGrammar) {
+    if (catalogue.empty()) {
+      catalogue = exists(intents::kDefaultCataloguePath) ? intents::kDefaultCataloguePath
+                                                          : SOTTO_INTENTS_SOURCE_CATALOGUE;
+    }
+    auto cat = intents::Catalogue::loadFile(catalogue);
+    if (!cat.ok()) {
+      std::fprintf(stderr, "sotto listen: %s\n", cat.error().message.c_str());
+      return 1;
+    }
+    lc.asr.grammar = cat.value().grammar();
+  }
+  auto audio = readWav16k(wav);
+  if (!audio.ok()) {
+    std::fprintf(stderr, "sotto listen: %s\n", audio.error().message.c_str());
+    return 1;
+  }
+  auto listener = speech::Listener::create(lc);
+  if (!listener.ok()) {
+    std::fprintf(stderr, "sotto listen: %s\n", listener.error().message.c_str());
+    return 1;
+  }
+  Printer printer(json);
+  const std::vector<int16_t>& samples = audio.value();
+  // Capture-period chunks, as the audio thread hands them over.
+  constexpr size_t kChunk = 160;
+  for (size_t at = 0; at < samples.size(); at += kChunk) {
+    const size_t n = std::min(kChunk, samples.size() - at);
+    listener.value()->process(std::span<const int16_t>(samples.data() + at, n), printer);
+  }
+  listener.value()->flush(printer);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace sotto::cli

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Frontend (speexdsp preprocessor: denoise, AGC, VAD) and the Endpointer.
+#include "engine/speech/frontend.h"
+
+#include <speex/speex_preprocess.h>
+
+#include <string>
+
+namespace sotto::speech {
+
+Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config) {
+  if (config.rateHz < 8000 || config.rateHz > 48000 || config.frameSamples == 0 ||
+      config.frameSamples > config.rateHz / 10) {
+    return makeError(Errc::invalid_argument, "speech frontend: frames of " + std::to_string(config.frameSamples) +
+                                                 " samples at " + std::to_string(config.rateHz) + " Hz");
+  }
+  if (config.noiseSuppressDb > 0 || config.vadStartPercent < 1 || config.vadStartPercent > 100 ||
+      config.vadContinuePercent < 1 || config.vadContinuePercent > config.vadStartPercent) {
+    return makeError(Errc::invalid_argument, "speech frontend: bad noise suppression or VAD thresholds");
+  }
+  std::unique_ptr<Frontend> f(new Frontend());
+  f->frameSamples_ = config.frameSamples;
+  f->state_ = speex_preprocess_state_init(static_cast<int>(config.frameSamples), static_cast<int>(config.rateHz));
+  if (f->state_ == nullptr) return makeError(Errc::internal, "speech frontend: speex_preprocess_state_init failed");
+  spx_int32_t off = 0;
+  spx_int32_t denoise = config.noiseSuppressDb < 0 ? 1 : 0;
+  spx_int32_t suppress = config.noiseSuppressDb;
+  spx_int32_t agc = config.agc ? 1 : 0;
+  f->startPercent_ = static_cast<int>(config.vadStartPercent);
+  f->continuePercent_ = static_cast<int>(config.vadContinuePercent);
+  speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_DENOISE, &denoise);
+  if (denoise) speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &suppress);
+  speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_AGC, &agc);
+  if (agc) {
+    spx_int32_t level = 8000;  // target RMS of speech, about -12 dBFS: what the acoustic model was trained near
+    spx_int32_t maxGainDb = 20;
+    speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_AGC_TARGET, &level);
+    speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_AGC_MAX_GAIN, &maxGainDb);
+  }
+  speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_DEREVERB, &off);
+  return f;
+}
+
+Frontend::~Frontend() {
+  if (state_ != nullptr) speex_preprocess_state_destroy(state_);
+}
+
+bool Frontend::process(std::span<int16_t> frame) noexcept {
+  if (frame.size() != frameSamples_) return false;
+  speex_preprocess_run(state_, frame.data());
+  // The preprocessor estimates the probability of speech for every frame (from its noise estimate). Its own VAD
+  // flag is "a hack pending a rewrite" that also prints a warning when enabled; the hysteresis is ours instead:
+  // speech starts above the start threshold and continues above the (lower) continue threshold.
+  spx_int32_t prob = 0;
+  speex_preprocess_ctl(state_, SPEEX_PREPROCESS_GET_PROB, &prob);
+  probability_ = static_cast<int>(prob);
+  voiced_ = probability_ >= (voiced_ ? continuePercent_ : startPercent_);
+  return voiced_;
+}
+
+void Endpointer::arm(uint64_t nowMs, bool voicedNow) noexcept {
+  state_ = State::waiting;
+  reason_ = Reason::none;
+  armedMs_ = nowMs;
+  speechEndMs_ = 0;
+  voicedRun_ = 0;
+  inheritedRun_ = voicedNow;
+}
+
+bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
+  if (state_ != State::waiting && state_ != State::speaking) return false;
+  // Speech starts after 150 ms of voiced frames in a row (a click is not speech). A run that was going on when the
+  // utterance was armed is the end of the wake phrase (the keyphrase search reports the phrase's end a little
+  // early, more so in noise) unless it lasts 400 ms: then the command followed without a pause. Speech then
+  // continues frame by frame.
+  constexpr uint32_t kStartFrames = 15, kInheritedStartFrames = 40;
+  if (!voiced) inheritedRun_ = false;
+  voicedRun_ = voiced ? voicedRun_ + 1 : 0;
+  if (state_ == State::waiting && voicedRun_ >= (inheritedRun_ ? kInheritedStartFrames : kStartFrames)) {
+    state_ = State::speaking;
+  }
+  if (state_ == State::speaking && voiced) speechEndMs_ = nowMs;
+  if (state_ == State::speaking && nowMs - speechEndMs_ >= silenceMs_) {
+    state_ = State::ended;
+    reason_ = Reason::silence;
+    return true;
+  }
+  if (nowMs - armedMs_ >= maxMs_) {
+    state_ = State::ended;
+    reason_ = Reason::maxLength;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace sotto::speech

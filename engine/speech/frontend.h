@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The speech thread's capture frontend: speexdsp noise suppression, AGC and voice activity, and the endpointer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "sotto/hal/result.h"
+
+struct SpeexPreprocessState_;
+
+namespace sotto::speech {
+
+struct FrontendConfig {
+  uint32_t rateHz = 16000;
+  uint32_t frameSamples = 160;    // one 10 ms frame at 16 kHz; process() takes exactly this many samples
+  int noiseSuppressDb = -30;      // 0 = no noise suppression
+  bool agc = true;
+  uint32_t vadStartPercent = 80;  // speech probability (speexdsp's estimate) that starts speech
+  uint32_t vadContinuePercent = 50;  // ... and that continues it
+};
+
+// Not thread-safe: one owner thread (the speech thread, or a test). Everything is allocated in create();
+// process() does not allocate, lock or log.
+class Frontend {
+ public:
+  static Result<std::unique_ptr<Frontend>> create(const FrontendConfig& config);
+  ~Frontend();
+  Frontend(const Frontend&) = delete;
+  Frontend& operator=(const Frontend&) = delete;
+
+  // Denoises and levels `frame` in place (frameSamples() samples) and returns whether it holds speech.
+  bool process(std::span<int16_t> frame) noexcept;
+  uint32_t frameSamples() const noexcept { return frameSamples_; }
+  // The preprocessor's speech probability (percent) for the last frame.
+  int speechProbability() const noexcept { return probability_; }
+
+ private:
+  Frontend() = default;
+  SpeexPreprocessState_* state_ = nullptr;
+  uint32_t frameSamples_ = 0;
+  int startPercent_ = 0, continuePercent_ = 0, probability_ = 0;
+  bool voiced_ = false;
+};
+
+// Decides where an utterance ends, from per-frame voice activity. Plain arithmetic: any thread that owns it.
+// An utterance is armed (after the wake word), starts with 150 ms of voiced frames in a row (400 ms for a run that
+// was already going on when it was armed: the wake phrase's tail), and ends after `endpointSilenceMs` of trailing
+// silence, or when it has lasted `maxUtteranceMs` since it was armed (which also ends an utterance in which nobody
+// spoke).
+class Endpointer {
+ public:
+  enum class State { idle, waiting, speaking, ended };
+  enum class Reason { none, silence, maxLength };
+
+  Endpointer(uint32_t endpointSilenceMs, uint32_t maxUtteranceMs) noexcept
+      : silenceMs_(endpointSilenceMs), maxMs_(maxUtteranceMs) {}
+
+  // Starts listening for an utterance at audio time nowMs. voicedNow: the frame before was voiced (the tail of the
+  // wake phrase, or the command following it without a pause): that run must last longer to count as speech.
+  void arm(uint64_t nowMs, bool voicedNow) noexcept;
+  // One frame that ends at audio time nowMs; returns true exactly once, on the frame that ends the utterance.
+  bool frame(bool voiced, uint64_t nowMs) noexcept;
+  void reset() noexcept { state_ = State::idle; }
+
+  State state() const noexcept { return state_; }
+  Reason reason() const noexcept { return reason_; }
+  bool heardSpeech() const noexcept { return speechEndMs_ != 0; }
+  uint64_t speechEndMs() const noexcept { return speechEndMs_; }  // end of the last voiced frame; 0 = none yet
+
+ private:
+  uint32_t silenceMs_, maxMs_;
+  State state_ = State::idle;
+  Reason reason_ = Reason::none;
+  uint64_t armedMs_ = 0, speechEndMs_ = 0;
+  uint32_t voicedRun_ = 0;
+  bool inheritedRun_ = false;
+};
+
+}  // namespace sotto::speech

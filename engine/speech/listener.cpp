@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Listener: frames through the frontend, keyphrase spotting, then ASR from the phrase's end until the endpoint.
+#include "engine/speech/listener.h"
+
+#include <algorithm>
+
+namespace sotto::speech {
+
+Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config) {
+  if (config.frontend.rateHz != 16000 || config.frontend.frameSamples != kFrameSamples) {
+    return makeError(Errc::invalid_argument, "listener: the recognizer needs 16 kHz audio in 10 ms frames");
+  }
+  if (config.endpointSilenceMs == 0 || config.maxUtteranceMs < config.endpointSilenceMs ||
+      config.historyMs < 100 || config.wakeRestartMs < 1000) {
+    return makeError(Errc::invalid_argument, "listener: bad endpointing or history lengths");
+  }
+  std::unique_ptr<Listener> l(new Listener(config));
+  auto frontend = Frontend::create(config.frontend);
+  if (!frontend.ok()) return std::move(frontend).error();
+  l->frontend_ = std::move(frontend).value();
+  auto wake = WakeSpotter::create(config.wake);
+  if (!wake.ok()) return std::move(wake).error();
+  l->wake_ = std::move(wake).value();
+  AsrConfig asr = config.asr;
+  // Custom wake words may also be said after the wake word.
+  if (!config.wake.pronunciation.empty()) asr.pronunciation += ";" + config.wake.pronunciation;
+  auto recognizer = Recognizer::create(asr);
+  if (!recognizer.ok()) return std::move(recognizer).error();
+  l->asr_ = std::move(recognizer).value();
+  const size_t historyFrames = config.historyMs / 10;
+  l->history_.assign(historyFrames * kFrameSamples, 0);
+  l->historyVoiced_.assign(historyFrames, 0);
+  l->pending_.assign(kFrameSamples, 0);
+  l->transcript_.text.reserve(1024);
+  l->transcript_.words.reserve(128);
+  l->wakeRestartSamples_ = uint64_t{config.wakeRestartMs} * 16;
+  l->wake_->start(0);
+  return l;
+}
+
+void Listener::process(std::span<const int16_t> samples, ListenerEvents& events) noexcept {
+  while (!samples.empty()) {
+    const size_t n = std::min(samples.size(), kFrameSamples - pendingCount_);
+    std::copy_n(samples.begin(), n, pending_.begin() + static_cast<std::ptrdiff_t>(pendingCount_));
+    pendingCount_ += n;
+    samples = samples.subspan(n);
+    if (pendingCount_ == kFrameSamples) {
+      pendingCount_ = 0;
+      frame(events);
+    }
+  }
+}
+
+void Listener::frame(ListenerEvents& events) noexcept {
+  const bool voiced = frontend_->process(pending_);
+  voicedFrames_ += voiced ? 1 : 0;
+  const size_t historyFrames = historyVoiced_.size();
+  const size_t slot = static_cast<size_t>(samples_ / kFrameSamples % historyFrames);
+  std::copy(pending_.begin(), pending_.end(), history_.begin() + static_cast<std::ptrdiff_t>(slot * kFrameSamples));
+  historyVoiced_[slot] = voiced ? 1 : 0;
+  samples_ += kFrameSamples;
+  const std::span<const int16_t> processed(history_.data() + slot * kFrameSamples, kFrameSamples);
+
+  if (recognizing_) {
+    utteranceFrame(processed, voiced, audioMs(), events);
+    return;
+  }
+  if (wake_->process(processed)) {
+    wake(events);
+    return;
+  }
+  // A long utterance of the keyphrase decoder only grows its lattice: restart it in a pause.
+  if (!voiced && samples_ - wakeStart_ >= wakeRestartSamples_) {
+    wakeStart_ = samples_;
+    wake_->start(samples_);
+  }
+}
+
+void Listener::wake(ListenerEvents& events) noexcept {
+  events.onWake(audioMs());
+  const uint64_t historySamples = history_.size();
+  uint64_t from = wake_->phraseEndSample();
+  from -= from % kFrameSamples;
+  from = std::clamp(from, samples_ > historySamples ? samples_ - historySamples : 0, samples_);
+  if (!asr_->begin().ok()) {  // the decoder failed: keep spotting
+    wakeStart_ = samples_;
+    wake_->start(samples_);
+    return;
+  }
+  recognizing_ = true;
+  const size_t frames = historyVoiced_.size();
+  const bool voicedBefore = from >= kFrameSamples && historyVoiced_[(from / kFrameSamples + frames - 1) % frames] != 0;
+  endpointer_.arm(from / 16, voicedBefore);
+  // Replay what was heard since the phrase ended (the keyphrase search reports it a little late).
+  for (uint64_t s = from; s < samples_; s += kFrameSamples) {
+    const size_t slot = static_cast<size_t>(s / kFrameSamples % historyVoiced_.size());
+    const std::span<const int16_t> f(history_.data() + slot * kFrameSamples, kFrameSamples);
+    if (utteranceFrame(f, historyVoiced_[slot] != 0, (s + kFrameSamples) / 16, events)) return;
+  }
+}
+
+bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t endMs,
+                              ListenerEvents& events) noexcept {
+  if (asr_->process(f)) events.onPartial(asr_->partial(), audioMs());
+  if (!endpointer_.frame(voiced, endMs)) return false;
+  finishUtterance(audioMs(), events);
+  return true;
+}
+
+void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
+  recognizing_ = false;
+  if (asr_->finish(transcript_).ok()) {
+    const uint64_t delay = endpointer_.heardSpeech() && tMs > endpointer_.speechEndMs()
+                               ? tMs - endpointer_.speechEndMs()
+                               : 0;
+    events.onFinal(transcript_, tMs, delay);
+  }
+  endpointer_.reset();
+  wakeStart_ = samples_;
+  wake_->start(samples_);
+}
+
+void Listener::flush(ListenerEvents& events) noexcept {
+  if (recognizing_) finishUtterance(audioMs(), events);
+}
+
+}  // namespace sotto::speech

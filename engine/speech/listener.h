@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The speech thread's recognition chain: frontend -> wake word -> ASR with endpointing, emitting events.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/speech/asr.h"
+#include "engine/speech/frontend.h"
+#include "engine/speech/wake.h"
+#include "sotto/hal/result.h"
+
+namespace sotto::speech {
+
+struct ListenerConfig {
+  FrontendConfig frontend;  // rateHz must be 16000 and frameSamples 160 (what the acoustic model expects)
+  WakeConfig wake;
+  AsrConfig asr;
+  uint32_t endpointSilenceMs = 300;
+  uint32_t maxUtteranceMs = 10000;
+  uint32_t historyMs = 1000;  // audio kept to replay from the wake phrase's end to the ASR (detection lags)
+  uint32_t wakeRestartMs = 60000;  // restart the keyphrase decoder's utterance after this long (in a pause)
+};
+
+// Receives the Listener's events, on the thread that calls Listener::process(). Times are audio time: ms of
+// audio since the stream started. Implementations must not block for long (they stall recognition).
+class ListenerEvents {
+ public:
+  virtual ~ListenerEvents() = default;
+  virtual void onWake(uint64_t tMs) = 0;
+  virtual void onPartial(std::string_view text, uint64_t tMs) = 0;
+  // endpointDelayMs: from the end of the last voiced frame to the endpoint (0 when nobody spoke).
+  virtual void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) = 0;
+};
+
+// One owner thread (the speech thread, or the CLI/test); create() on the control thread (loads the models).
+// Our buffers are reserved in create() and nothing of ours allocates per frame; pocketsphinx does allocate inside
+// its searches (measured: about 2 small allocations per 10 ms frame while spotting, e.g. ps_get_hyp's string), so
+// the speech thread is not allocation-free in steady state while pocketsphinx is the recognizer.
+class Listener {
+ public:
+  static Result<std::unique_ptr<Listener>> create(const ListenerConfig& config);
+
+  // 16 kHz mono samples, any count: processed in 10 ms frames (a partial frame waits for the next call).
+  void process(std::span<const int16_t> samples, ListenerEvents& events) noexcept;
+  // End of stream: finishes an utterance in progress (its final's endpoint is the end of the stream).
+  void flush(ListenerEvents& events) noexcept;
+
+  uint64_t audioMs() const noexcept { return samples_ / 16; }
+  uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
+  uint64_t voicedFrames() const noexcept { return voicedFrames_; }
+  bool recognizing() const noexcept { return recognizing_; }
+
+  static constexpr uint32_t kFrameSamples = 160;
+
+ private:
+  Listener(const ListenerConfig& config) : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs) {}
+  void frame(ListenerEvents& events) noexcept;
+  void wake(ListenerEvents& events) noexcept;
+  // One frame of the utterance: ASR, partials, endpoint. Returns true when the utterance ended.
+  bool utteranceFrame(std::span<const int16_t> frame, bool voiced, uint64_t endMs, ListenerEvents& events) noexcept;
+  void finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept;
+
+  std::unique_ptr<Frontend> frontend_;
+  std::unique_ptr<WakeSpotter> wake_;
+  std::unique_ptr<Recognizer> asr_;
+  Endpointer endpointer_;
+  Transcript transcript_;
+  std::vector<int16_t> pending_;  // one frame being assembled
+  size_t pendingCount_ = 0;
+  std::vector<int16_t> history_;  // ring of frontend output, a whole number of frames
+  std::vector<uint8_t> historyVoiced_;  // per frame of history_
+  uint64_t samples_ = 0, voicedFrames_ = 0, wakeStart_ = 0;
+  uint64_t wakeRestartSamples_ = 0;
+  bool recognizing_ = false;
+};
+
+}  // namespace sotto::speech

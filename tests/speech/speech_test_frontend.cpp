@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Frontend (speexdsp denoise/AGC/VAD) on generated noise and TTS speech; the Endpointer's rules.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/speech/frontend.h"
+#include "tests/speech/speech_fixtures.h"
+#include "tests/support/alloc_counter.h"
+
+namespace sotto::speech {
+namespace {
+
+// Deterministic white noise at about `dbfs` RMS.
+std::vector<int16_t> noise(size_t samples, double dbfs, uint32_t seed = 1) {
+  std::vector<int16_t> out(samples);
+  const double amplitude = 32767.0 * std::pow(10.0, dbfs / 20) * std::sqrt(3.0);  // uniform: RMS = A/sqrt(3)
+  for (auto& s : out) {
+    seed = seed * 1664525u + 1013904223u;
+    s = static_cast<int16_t>((static_cast<double>(seed >> 8) / (1u << 24) * 2 - 1) * amplitude);
+  }
+  return out;
+}
+
+std::vector<bool> vad(Frontend& f, std::vector<int16_t> samples) {
+  std::vector<bool> out;
+  for (size_t at = 0; at + 160 <= samples.size(); at += 160) {
+    out.push_back(f.process(std::span<int16_t>(samples.data() + at, 160)));
+  }
+  return out;
+}
+
+TEST(Frontend, RejectsBadConfiguration) {
+  FrontendConfig c;
+  c.frameSamples = 0;
+  EXPECT_FALSE(Frontend::create(c).ok());
+  c = {};
+  c.vadContinuePercent = 90;  // above the start threshold
+  EXPECT_FALSE(Frontend::create(c).ok());
+  c = {};
+  c.noiseSuppressDb = 5;
+  EXPECT_FALSE(Frontend::create(c).ok());
+  EXPECT_TRUE(Frontend::create({}).ok());
+}
+
+TEST(Frontend, SilenceAndSteadyNoiseAreNotSpeech) {
+  auto f = Frontend::create({});
+  ASSERT_TRUE(f.ok());
+  // The noise estimate needs about a second to settle; after that, no frame of steady noise is speech.
+  const auto flags = vad(*f.value(), noise(16000 * 4, -45));
+  size_t voicedAfterWarmup = 0;
+  for (size_t i = 150; i < flags.size(); ++i) voicedAfterWarmup += flags[i] ? 1 : 0;
+  EXPECT_EQ(voicedAfterWarmup, 0u) << "of " << flags.size() - 150 << " frames of noise";
+
+  auto g = Frontend::create({});
+  ASSERT_TRUE(g.ok());
+  const auto zeros = vad(*g.value(), std::vector<int16_t>(16000 * 2, 0));
+  size_t voiced = 0;
+  for (bool v : zeros) voiced += v ? 1 : 0;
+  EXPECT_EQ(voiced, 0u) << "digital silence";
+}
+
+TEST(Frontend, SpeechIsVoicedAndItsEndIsFound) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  test::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(test::say("the quick brown fox jumps over the lazy dog", dir.file("s.wav")));
+  ASSERT_TRUE(test::silence(1.5, dir.file("sil.wav")));
+  ASSERT_TRUE(test::concat({dir.file("sil.wav"), dir.file("s.wav"), dir.file("sil.wav")}, dir.file("clean.wav")));
+  ASSERT_TRUE(test::addNoise(dir.file("clean.wav"), 0.003, dir.file("noisy.wav")));
+  const auto clean = test::readMono(dir.file("clean.wav"));
+  const auto noisy = test::readMono(dir.file("noisy.wav"));
+  ASSERT_FALSE(clean.empty());
+  ASSERT_EQ(clean.size(), noisy.size());
+  const auto truth = test::loudFrames(clean);
+  auto f = Frontend::create({});
+  ASSERT_TRUE(f.ok());
+  const auto flags = vad(*f.value(), noisy);
+  ASSERT_EQ(flags.size(), truth.size());
+  size_t first = truth.size(), last = 0, loud = 0, loudVoiced = 0;
+  for (size_t i = 0; i < truth.size(); ++i) {
+    if (!truth[i]) continue;
+    first = std::min(first, i);
+    last = i;
+  }
+  for (size_t i = first; i <= last; ++i) {
+    loud += truth[i] ? 1 : 0;
+    loudVoiced += truth[i] && flags[i] ? 1 : 0;
+  }
+  EXPECT_GE(loudVoiced, loud * 85 / 100) << loudVoiced << " of " << loud << " loud frames are voiced";
+  // Before the speech (after the noise estimate settled) and from 200 ms after its end: nothing voiced.
+  for (size_t i = 100; i + 5 < first; ++i) EXPECT_FALSE(flags[i]) << "frame " << i << " before the speech";
+  for (size_t i = last + 20; i < flags.size(); ++i) EXPECT_FALSE(flags[i]) << "frame " << i << " after the speech";
+}
+
+TEST(Frontend, ProcessDoesNotAllocate) {
+  if (!test::AllocCounter::supported()) GTEST_SKIP() << "allocation counting is not supported in this build";
+  auto f = Frontend::create({});
+  ASSERT_TRUE(f.ok());
+  auto samples = noise(16000, -30);
+  const auto mark = test::AllocCounter::current(test::AllocScope::thisThread);
+  for (size_t at = 0; at + 160 <= samples.size(); at += 160) {
+    f.value()->process(std::span<int16_t>(samples.data() + at, 160));
+  }
+  EXPECT_EQ(test::AllocCounter::allocationsSince(mark, test::AllocScope::thisThread), 0u);
+}
+
+// Feeds `frames` frames of `voiced` from `t` (ms, advanced); returns the ms of the frame that ended the utterance,
+// or 0.
+uint64_t feed(Endpointer& e, bool voiced, int frames, uint64_t& t) {
+  for (int i = 0; i < frames; ++i) {
+    t += 10;
+    if (e.frame(voiced, t)) return t;
+  }
+  return 0;
+}
+
+TEST(Endpointer, EndsAfterTheTrailingSilence) {
+  Endpointer e(300, 10000);
+  uint64_t t = 0;
+  e.arm(t, false);
+  EXPECT_EQ(feed(e, false, 50, t), 0u);
+  EXPECT_EQ(e.state(), Endpointer::State::waiting);
+  EXPECT_EQ(feed(e, true, 100, t), 0u);
+  EXPECT_EQ(e.state(), Endpointer::State::speaking);
+  const uint64_t speechEnd = t;
+  EXPECT_EQ(feed(e, false, 20, t), 0u);  // a pause shorter than the endpoint silence
+  EXPECT_EQ(feed(e, true, 10, t), 0u);
+  const uint64_t end2 = t;
+  EXPECT_GT(end2, speechEnd);
+  const uint64_t ended = feed(e, false, 100, t);
+  EXPECT_EQ(ended, end2 + 300);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::silence);
+  EXPECT_EQ(e.speechEndMs(), end2);
+  EXPECT_EQ(feed(e, false, 100, t), 0u) << "reports the end once";
+}
+
+TEST(Endpointer, ClicksDoNotStartAnUtteranceAndMaxLengthEndsIt) {
+  Endpointer e(300, 2000);
+  uint64_t t = 1000;
+  e.arm(t, false);
+  uint64_t ended = 0;
+  for (int i = 0; i < 40 && ended == 0; ++i) {
+    ended = feed(e, true, 5, t);  // 50 ms clicks
+    if (ended == 0) ended = feed(e, false, 20, t);
+  }
+  EXPECT_EQ(ended, 3000u);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::maxLength);
+  EXPECT_FALSE(e.heardSpeech());
+}
+
+TEST(Endpointer, TheWakePhrasesTailIsNotTheCommand) {
+  Endpointer e(300, 10000);
+  uint64_t t = 0;
+  e.arm(t, true);  // armed while the wake phrase was still voiced
+  EXPECT_EQ(feed(e, true, 30, t), 0u);  // its tail: 300 ms
+  EXPECT_EQ(feed(e, false, 50, t), 0u);  // the pause before the command does not end anything
+  EXPECT_EQ(e.state(), Endpointer::State::waiting);
+  EXPECT_EQ(feed(e, true, 80, t), 0u);  // the command
+  const uint64_t speechEnd = t;
+  EXPECT_EQ(feed(e, false, 40, t), speechEnd + 300);
+
+  Endpointer cont(300, 10000);
+  t = 0;
+  cont.arm(t, true);
+  EXPECT_EQ(feed(cont, true, 120, t), 0u);  // the command right after the wake phrase, no pause
+  EXPECT_EQ(cont.state(), Endpointer::State::speaking);
+  const uint64_t end = t;
+  EXPECT_EQ(feed(cont, false, 40, t), end + 300);
+}
+
+}  // namespace
+}  // namespace sotto::speech
