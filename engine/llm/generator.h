@@ -16,21 +16,14 @@
 #include "engine/llm/model.h"
 #include "engine/llm/sampler.h"
 #include "engine/llm/tokenizer.h"
+#include "engine/pipeline/cancel_token.h"
 #include "sotto/hal/result.h"
 
 namespace sotto::llm {
 
-// Barge-in: any thread may cancel(); the generation thread checks it between tokens (and between prefill batches),
-// so a generation stops within one token.
-class CancelToken {
- public:
-  void cancel() noexcept { flag_.store(true, std::memory_order_release); }
-  bool cancelled() const noexcept { return flag_.load(std::memory_order_acquire); }
-  void reset() noexcept { flag_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> flag_{false};
-};
+// Barge-in: the generation thread checks the shared token between tokens (and between prefill batches), so a
+// generation stops within one token.
+using CancelToken = pipeline::CancelToken;
 
 struct GeneratedToken {
   TokenId id = kNoToken;
