@@ -2,14 +2,11 @@
 // GgufWriter: GGUF v3 serialization and the atomic temp-file + fsync + rename write.
 #include "engine/llm/gguf_writer.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <bit>
-#include <cerrno>
 #include <cstring>
 #include <limits>
+
+#include "sotto/hal/atomic_file.h"
 
 namespace sotto::llm {
 namespace {
@@ -30,32 +27,6 @@ void put(std::vector<uint8_t>& out, T v) {
 void putString(std::vector<uint8_t>& out, std::string_view s) {
   put<uint64_t>(out, s.size());
   out.insert(out.end(), s.begin(), s.end());
-}
-
-Error ioError(const std::string& what, int err) {
-  const Errc code = err == EACCES || err == EPERM || err == EROFS ? Errc::permission : Errc::io;
-  return makeError(code, what + ": " + std::strerror(err));
-}
-
-// write(2) until done: it may write less than asked (signals, pipes) without failing.
-bool writeAll(int fd, const uint8_t* p, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-std::string directoryOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
 }
 
 }  // namespace
@@ -279,50 +250,18 @@ std::vector<uint8_t> GgufWriter::toBytes() const {
 
 Status GgufWriter::write(const std::string& path) const {
   if (path.empty()) return makeError(Errc::invalid_argument, "GGUF output path is empty");
-  std::string tmp = path + ".tmp-XXXXXX";
-  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return ioError("cannot create a temporary file in '" + directoryOf(path) + "'", errno);
-
-  auto failWith = [&](const std::string& what, int err) -> Status {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return ioError(what, err);
-  };
   const std::vector<uint8_t> header = headerBytes();
-  if (!writeAll(fd, header.data(), header.size())) return failWith("cannot write " + path, errno);
-  static constexpr uint8_t kZeros[256] = {};
+  const std::vector<uint8_t> zeros(alignment_, 0);  // every tensor's padding is shorter than the alignment
+  std::vector<std::span<const uint8_t>> parts;
+  parts.reserve(1 + 2 * tensors_.size());
+  parts.emplace_back(header);
   for (const Tensor& t : tensors_) {
-    if (!writeAll(fd, t.data.data(), t.data.size())) return failWith("cannot write " + path, errno);
-    uint64_t pad = paddedSize(t.data.size()) - t.data.size();
-    while (pad > 0) {
-      const size_t n = pad < sizeof kZeros ? static_cast<size_t>(pad) : sizeof kZeros;
-      if (!writeAll(fd, kZeros, n)) return failWith("cannot write " + path, errno);
-      pad -= n;
-    }
+    parts.emplace_back(t.data);
+    const uint64_t pad = paddedSize(t.data.size()) - t.data.size();
+    if (pad > 0) parts.emplace_back(zeros.data(), static_cast<size_t>(pad));
   }
-  // mkostemp creates 0600; a model is not secret and other service users may need to read it.
-  if (::fchmod(fd, 0644) != 0) return failWith("cannot chmod " + tmp, errno);
-  // Durable before the rename, or a crash could leave an empty file under the final name.
-  if (::fsync(fd) != 0) return failWith("cannot fsync " + tmp, errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return ioError("cannot close " + tmp, err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return ioError("cannot rename " + tmp + " to " + path, err);
-  }
-  // The rename itself is only durable once the directory is synced.
-  const std::string dir = directoryOf(path);
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return ioError("cannot open directory " + dir + " to fsync it", errno);
-  const int rc = ::fsync(dfd);
-  const int err = errno;
-  ::close(dfd);
-  if (rc != 0) return ioError("cannot fsync directory " + dir, err);
-  return {};
+  // A model is not secret and other service users may need to read it.
+  return hal::writeFileAtomic(path, parts, 0644);
 }
 
 }  // namespace sotto::llm

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// writeFileAtomic, readFile, setAside: the one implementation of crash-safe persistence.
+#include "sotto/hal/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+namespace sotto::hal {
+namespace {
+
+Error osError(const std::string& what, int err) {
+  Errc code = Errc::io;
+  if (err == EACCES || err == EPERM || err == EROFS) code = Errc::permission;
+  if (err == ENOENT) code = Errc::not_found;
+  return makeError(code, what + ": " + std::strerror(err));
+}
+
+// write(2) until done: it may write less than asked (signals) without failing.
+bool writeAll(int fd, const uint8_t* p, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string directoryOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode) {
+  if (path.empty()) return makeError(Errc::invalid_argument, "cannot write a file with an empty path");
+  std::string tmp = path + ".tmp-XXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return osError("cannot create a temporary file in '" + directoryOf(path) + "'", errno);
+  auto failWith = [&](const std::string& what, int err) -> Status {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return osError(what, err);
+  };
+  for (const auto& part : parts) {
+    if (!writeAll(fd, part.data(), part.size())) return failWith("cannot write " + path, errno);
+  }
+  if (::fchmod(fd, mode) != 0) return failWith("cannot chmod " + tmp, errno);
+  // Durable before the rename, or a crash could leave an empty file under the final name.
+  if (::fsync(fd) != 0) return failWith("cannot fsync " + tmp, errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return osError("cannot close " + tmp, err);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return osError("cannot rename " + tmp + " to " + path, err);
+  }
+  // The rename itself is only durable once the directory is synced.
+  const std::string dir = directoryOf(path);
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) return osError("cannot open directory " + dir + " to fsync it", errno);
+  const int rc = ::fsync(dfd);
+  const int err = errno;
+  ::close(dfd);
+  if (rc != 0) return osError("cannot fsync directory " + dir, err);
+  return {};
+}
+
+Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes, mode_t mode) {
+  const std::span<const uint8_t> parts[] = {bytes};
+  return writeFileAtomic(path, parts, mode);
+}
+
+Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return osError("cannot open " + path, errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return osError("cannot stat " + path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return makeError(Errc::corrupt, path + " is not a regular file");
+  }
+  if (static_cast<uint64_t>(st.st_size) > maxBytes) {
+    ::close(fd);
+    return makeError(Errc::corrupt, path + " is " + std::to_string(st.st_size) + " bytes, more than the " +
+                                        std::to_string(maxBytes) + " it may hold");
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (got < out.size()) {
+    const ssize_t r = ::read(fd, out.data() + got, out.size() - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      const int err = errno;
+      ::close(fd);
+      return osError("cannot read " + path, err);
+    }
+    if (r == 0) break;  // shrank while reading: what we have is what is there
+    got += static_cast<size_t>(r);
+  }
+  ::close(fd);
+  out.resize(got);
+  return out;
+}
+
+Result<std::string> setAside(const std::string& path) {
+  const std::string bad = path + ".bad-" + std::to_string(static_cast<long long>(std::time(nullptr)));
+  if (::rename(path.c_str(), bad.c_str()) != 0) return osError("cannot move " + path + " aside", errno);
+  return bad;
+}
+
+}  // namespace sotto::hal

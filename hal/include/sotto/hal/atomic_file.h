@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Crash-safe file replacement (temp file, fsync, rename, fsync directory) and whole-file reads, shared by every
+// piece of persistent state (models written by the quantizer, prefix caches, timers, answer cache, keys, audit).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sotto/hal/result.h"
+
+namespace sotto::hal {
+
+// Writes `parts` back to back into a temporary file beside `path`, syncs it, sets `mode`, renames it over `path`
+// and syncs the directory: after a power cut the file is either the old one or the complete new one, never a
+// torn mix. On any error the temporary file is removed and `path` is untouched. Errors: Errc::permission
+// (EACCES, EPERM, EROFS), Errc::io otherwise (ENOSPC: "No space left on device" in the message).
+// Any non-real-time thread; blocks on disk I/O.
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode);
+Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes, mode_t mode);
+
+// Reads a whole regular file of at most `maxBytes`. Errors: Errc::not_found (ENOENT), Errc::corrupt (larger than
+// maxBytes or not a regular file), Errc::permission, Errc::io. Any non-real-time thread; blocks on disk I/O.
+Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes);
+
+// Moves a bad state file out of the way (to `path` + ".bad-<unix seconds>") so that it can be inspected later and
+// is never loaded again; returns the new name. Any non-real-time thread.
+Result<std::string> setAside(const std::string& path);
+
+// The directory part of `path` ("." when there is none).
+std::string directoryOf(const std::string& path);
+
+}  // namespace sotto::hal

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// writeFileAtomic / readFile / setAside: replacement is all-or-nothing, errors are typed and name the file.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sotto/hal/atomic_file.h"
+
+namespace sotto::hal {
+namespace {
+
+class AtomicFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("sotto-atomic-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string path(const char* name) const { return (dir_ / name).string(); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(AtomicFile, WritesPartsBackToBackWithTheMode) {
+  const std::vector<uint8_t> a{1, 2, 3}, b{}, c{4, 5};
+  const std::span<const uint8_t> parts[] = {a, b, c};
+  ASSERT_TRUE(writeFileAtomic(path("f"), parts, 0640).ok());
+  auto got = readFile(path("f"), 100);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(*got, (std::vector<uint8_t>{1, 2, 3, 4, 5}));
+  struct stat st {};
+  ASSERT_EQ(::stat(path("f").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  // Replacing leaves no temporary files behind.
+  ASSERT_TRUE(writeFileAtomic(path("f"), std::vector<uint8_t>{9}, 0600).ok());
+  EXPECT_EQ(*readFile(path("f"), 100), std::vector<uint8_t>{9});
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 1u);
+}
+
+TEST_F(AtomicFile, FailedWriteLeavesTheOldFileAndNoTemporary) {
+  ASSERT_TRUE(writeFileAtomic(path("f"), std::vector<uint8_t>{7}, 0600).ok());
+  // A directory in the way of the rename: the write fails after the temporary file was written.
+  std::filesystem::create_directories(dir_ / "d" / "x");
+  auto st = writeFileAtomic(path("d"), std::vector<uint8_t>{1}, 0600);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("cannot rename"), std::string::npos) << st.error().message;
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 2u);  // f and d only
+  EXPECT_EQ(*readFile(path("f"), 100), std::vector<uint8_t>{7});
+  // A parent that is not a directory.
+  auto st2 = writeFileAtomic(path("f") + "/g", std::vector<uint8_t>{1}, 0600);
+  ASSERT_FALSE(st2.ok());
+  EXPECT_NE(st2.error().message.find("cannot create a temporary file"), std::string::npos);
+}
+
+TEST_F(AtomicFile, ReadErrorsAreTyped) {
+  auto missing = readFile(path("nope"), 10);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, Errc::not_found);
+  EXPECT_NE(missing.error().message.find("nope"), std::string::npos);
+  ASSERT_TRUE(writeFileAtomic(path("big"), std::vector<uint8_t>(11, 0), 0600).ok());
+  auto big = readFile(path("big"), 10);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().code, Errc::corrupt);
+  auto dir = readFile(dir_.string(), 10);
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error().code, Errc::corrupt);
+}
+
+TEST_F(AtomicFile, SetAsideMovesTheFileOutOfTheWay) {
+  ASSERT_TRUE(writeFileAtomic(path("state"), std::vector<uint8_t>{1}, 0600).ok());
+  auto moved = setAside(path("state"));
+  ASSERT_TRUE(moved.ok());
+  EXPECT_FALSE(std::filesystem::exists(path("state")));
+  EXPECT_TRUE(std::filesystem::exists(*moved));
+  EXPECT_EQ(moved->rfind(path("state") + ".bad-", 0), 0u);
+  EXPECT_FALSE(setAside(path("state")).ok());
+  EXPECT_EQ(directoryOf("/a/b"), "/a");
+  EXPECT_EQ(directoryOf("b"), ".");
+  EXPECT_EQ(directoryOf("/b"), "/");
+}
+
+}  // namespace
+}  // namespace sotto::hal
