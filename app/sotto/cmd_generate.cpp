@@ -13,6 +13,7 @@
 #include "engine/llm/chat_template.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
+#include "engine/llm/prefix_store.h"
 #include "engine/llm/tokenizer.h"
 
 namespace sotto::cli {
@@ -44,6 +45,10 @@ void generateUsage(FILE* out) {
                "  -c, --ctx-size N       context positions; 0 = the model's (default %u, capped by the model)\n"
                "  --backend NAME         compute backend: cpu or cpu-ref (default cpu)\n"
                "  --chat                 wrap the prompt in the model's chat template as a user message\n"
+               "  --system TEXT          with --chat: a system message before the user's (default: the template's)\n"
+               "  --prefix-cache FILE    with --chat: keep the KV of the system turn in FILE; a later run with the\n"
+               "                         same model, template, context and system text restores it instead of\n"
+               "                         computing it (a stale or corrupt file is rebuilt)\n"
                "  --stats                print prompt/decode timing and the answer confidence to stderr\n"
                "\n"
                "Exit status: 0 done, 1 model or runtime error (one line on stderr), 2 usage error.\n",
@@ -93,8 +98,8 @@ int fail(const std::string& message) {
 }  // namespace
 
 int cmdGenerate(int argc, char** argv) {
-  std::string modelPath, prompt, backend = "cpu";
-  bool havePrompt = false, chat = false, stats = false;
+  std::string modelPath, prompt, backend = "cpu", system, prefixCache;
+  bool havePrompt = false, chat = false, stats = false, haveSystem = false;
   llm::GenerateOptions gen;
   gen.maxTokens = kDefaultTokens;
   unsigned threads = defaultThreads();
@@ -145,6 +150,12 @@ int cmdGenerate(int argc, char** argv) {
       nCtx = static_cast<uint32_t>(u);
     } else if (a == "--backend") {
       backend = v;
+    } else if (a == "--system") {
+      system = v;
+      haveSystem = true;
+    } else if (a == "--prefix-cache") {
+      prefixCache = v;
+      ok = !prefixCache.empty();
     } else {
       std::fprintf(stderr, "sotto generate: unknown option '%s' (see sotto generate --help)\n", a.c_str());
       return 2;
@@ -166,15 +177,34 @@ int cmdGenerate(int argc, char** argv) {
   if (!tokenizer) return fail(tokenizer.error().message);
 
   std::string text = prompt;
+  std::vector<llm::TokenId> prefix;  // the system turn's tokens, for --prefix-cache
+  std::string templateName;
   if (chat) {
     const auto tmpl = (*model)->file().getString("tokenizer.chat_template");
     auto ct = llm::ChatTemplate::detect(tmpl ? *tmpl : std::string_view{});
     if (!ct) return fail(ct.error().message);
-    const llm::ChatMessage messages[] = {{"user", prompt}};
+    templateName = std::string(ct->name());
+    std::vector<llm::ChatMessage> messages;
+    if (haveSystem) messages.push_back({"system", system});
+    messages.push_back({"user", prompt});
     text = ct->apply(messages, true);
+    if (!prefixCache.empty()) {
+      const std::string sys = haveSystem ? system : ct->defaultSystemPrompt();
+      if (sys.empty()) return fail("--prefix-cache needs a system turn: give --system TEXT");
+      const llm::ChatMessage only[] = {{"system", sys}};
+      prefix = (*tokenizer)->tokenize(ct->apply(only, false), true, true);
+    }
+  } else if (haveSystem || !prefixCache.empty()) {
+    std::fprintf(stderr, "sotto generate: --system and --prefix-cache need --chat\n");
+    return 2;
   }
   std::vector<llm::TokenId> ids = (*tokenizer)->tokenize(text, true, true);
   if (ids.empty()) return fail("the prompt has no tokens");
+  // The cached part is what the system turn and the whole prompt share token for token (and never the whole
+  // prompt: its last token is evaluated for fresh logits).
+  size_t shared = 0;
+  while (shared < prefix.size() && shared + 1 < ids.size() && prefix[shared] == ids[shared]) ++shared;
+  prefix.resize(shared);
 
   llm::GeneratorOptions go;
   go.context.backend = backend;
@@ -182,6 +212,23 @@ int cmdGenerate(int argc, char** argv) {
   go.context.nCtx = nCtx;
   auto generator = llm::Generator::create(**model, **tokenizer, go);
   if (!generator) return fail(generator.error().message);
+
+  if (!prefixCache.empty() && !prefix.empty()) {
+    llm::PrefixIdentity identity;
+    identity.modelSha256 = llm::modelSha256((*model)->file());
+    identity.templateName = templateName;
+    identity.backend = backend;
+    identity.contextTokens = static_cast<uint32_t>((*generator)->context().capacity());
+    auto out = llm::restoreOrBuildPrefix(prefixCache, identity, **generator, prefix);
+    if (!out) return fail(out.error().message);
+    // Not fatal: the answer is the same, only the next start is slower.
+    if (!out->saveError.empty()) std::fprintf(stderr, "sotto generate: warning: %s\n", out->saveError.c_str());
+    if (stats) {
+      std::fprintf(stderr, "prefix cache: %zu tokens %s in %.1f ms%s%s\n", out->tokens,
+                   out->restored ? "restored" : "computed", out->ms, out->restored ? "" : " (",
+                   out->restored ? "" : (out->why + ")").c_str());
+    }
+  }
 
   StdoutSink sink;
   auto r = (*generator)->generate(std::span<const llm::TokenId>(ids), gen, &sink);
@@ -191,9 +238,9 @@ int cmdGenerate(int argc, char** argv) {
     const double promptTps = r->prefillMs > 0 ? static_cast<double>(r->promptTokens) * 1000.0 / r->prefillMs : 0.0;
     std::fprintf(stderr,
                  "\nsotto generate: %s; backend %s, %u threads\n"
-                 "prompt: %zu tokens in %.1f ms (%.1f tokens/s); generated: %zu tokens in %.1f ms (%.1f tokens/s); "
+                 "prompt: %zu tokens (%zu reused) in %.1f ms (%.1f tokens/s); generated: %zu tokens in %.1f ms (%.1f tokens/s); "
                  "stop: %s\nconfidence: mean log-prob %.3f, mean top-1/top-2 margin %.3f over %zu tokens\n",
-                 (*model)->describe().c_str(), backend.c_str(), threads, r->promptTokens, r->prefillMs, promptTps,
+                 (*model)->describe().c_str(), backend.c_str(), threads, r->promptTokens, r->reusedTokens, r->prefillMs, promptTps,
                  r->generated, r->decodeMs, r->decodeTokensPerSecond(), llm::stopReasonName(r->stop),
                  static_cast<double>(r->confidence.meanLogProb), static_cast<double>(r->confidence.meanMargin),
                  r->confidence.tokens);

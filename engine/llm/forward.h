@@ -61,6 +61,9 @@ class InferenceContext {
   void reset() { kv_->clear(); }
 
   const Model& model() const { return model_; }
+  // The keys and values (the prefix cache saves and restores them).
+  KvCache& kv() { return *kv_; }
+  const KvCache& kv() const { return *kv_; }
   hal::ComputeBackend& backend() { return *backend_; }
   hal::ThreadPool& pool() { return *pool_; }
   // Bytes reserved by create() (KV cache and scratch; the weights stay in the mapping).

@@ -159,6 +159,45 @@ Result<GenerationResult> Generator::generate(std::span<const TokenId> prompt, co
   return r;
 }
 
+Result<bool> Generator::warmPrefix(std::span<const TokenId> prefix, const CancelToken* cancel) {
+  if (prefix.empty()) return makeError(Errc::invalid_argument, "prefix: empty");
+  if (prefix.size() >= context_->capacity()) {
+    return makeError(Errc::invalid_argument, "prefix: " + std::to_string(prefix.size()) +
+                                                 " tokens leave no room in a context of " +
+                                                 std::to_string(context_->capacity()));
+  }
+  size_t keep = 0;
+  const size_t limit = std::min(cached_.size(), prefix.size());
+  while (keep < limit && cached_[keep] == prefix[keep]) ++keep;
+  context_->truncate(keep);
+  cached_.resize(keep);
+  auto done = prefill(prefix.subspan(keep), cancel);
+  if (!done) {
+    context_->reset();
+    cached_.clear();
+  }
+  return done;
+}
+
+Status Generator::adoptRestoredPrefix(std::span<const TokenId> tokens) {
+  context_->reset();
+  cached_.clear();
+  if (tokens.size() >= context_->capacity()) {
+    return makeError(Errc::invalid_argument, "prefix: " + std::to_string(tokens.size()) +
+                                                 " restored tokens do not fit a context of " +
+                                                 std::to_string(context_->capacity()));
+  }
+  const size_t vocab = context_->model().params().nVocab;
+  for (const TokenId id : tokens) {
+    if (id < 0 || static_cast<size_t>(id) >= vocab) {
+      return makeError(Errc::corrupt, "prefix: restored token id " + std::to_string(id) + " is outside the vocabulary");
+    }
+  }
+  cached_.assign(tokens.begin(), tokens.end());
+  context_->kv().setLength(tokens.size());
+  return {};
+}
+
 Status Generator::embed(std::string_view text, std::span<float> out) {
   const size_t dim = embeddingSize();
   if (out.size() != dim) return makeError(Errc::invalid_argument, "embed: output must hold n_embd floats");

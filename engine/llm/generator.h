@@ -111,6 +111,16 @@ class Generator {
   Status embed(std::string_view text, std::span<float> out);
   size_t embeddingSize() const { return context_->model().params().nEmbd; }
 
+  // Prefix cache. warmPrefix evaluates `prefix` (keeping whatever of it is already cached) so that every later
+  // request that starts with it skips it; nothing is sampled. Errors as generate(); false when cancelled.
+  Result<bool> warmPrefix(std::span<const TokenId> prefix, const CancelToken* cancel = nullptr);
+  // The tokens whose keys and values the context holds, in order (what a later request may reuse).
+  std::span<const TokenId> cachedTokens() const { return cached_; }
+  // After a caller wrote the keys and values of `tokens` (positions 0..n-1) into context().kv() — a prefix
+  // restored from disk — makes them the cached prefix. Errors: more tokens than the context holds, an id outside
+  // the vocabulary (the cache is then left empty).
+  Status adoptRestoredPrefix(std::span<const TokenId> tokens);
+
   InferenceContext& context() { return *context_; }
   Sampler& sampler() { return *sampler_; }
   const Tokenizer& tokenizer() const { return tokenizer_; }

@@ -84,5 +84,41 @@ TEST(CliTokenize, SpecialTokensParsedUnlessNoSpecial) {
   EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"tokenize", "-m", kStories}, a, err), 2);
 }
 
+// --prefix-cache: the second run restores the system turn's KV from the file and prints the same answer; a
+// corrupted file is rebuilt with the reason on stderr.
+TEST(CliGenerate, PrefixCacheRestoresTheSystemTurn) {
+  TempDir dir;
+  std::string why;
+  const std::string model = makeSyntheticModel(
+      dir, "tiny-llama", "q8_0", vectorModel("forward-synthetic.json", "tiny-llama-q8_0-seed1")["model"]["sha256"].str,
+      &why);
+  ASSERT_FALSE(model.empty()) << why;
+  const std::string cache = dir.file("prefix.kv");
+  const std::vector<std::string> args = {"generate", "-m", model, "--chat", "--system",
+                                         "You are a kind speaker on a kitchen shelf. Answer briefly.", "-p",
+                                         "what time is it", "-n", "8", "--temp", "0", "-t", "1", "--prefix-cache",
+                                         cache, "--stats"};
+  std::string first, second, third, err1, err2, err3;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, args, first, err1), 0) << err1;
+  EXPECT_NE(err1.find("computed"), std::string::npos) << err1;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, args, second, err2), 0) << err2;
+  EXPECT_NE(err2.find("prefix cache: 18 tokens restored"), std::string::npos) << err2;
+  EXPECT_EQ(first, second);
+  EXPECT_FALSE(first.empty());
+  {
+    std::FILE* f = std::fopen(cache.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 200, SEEK_SET);
+    std::fputc(0x55, f);
+    std::fclose(f);
+  }
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, args, third, err3), 0) << err3;
+  EXPECT_NE(err3.find("checksum mismatch"), std::string::npos) << err3;
+  EXPECT_EQ(third, first);
+  // Without --chat the options make no sense.
+  std::string out, err;
+  EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", model, "-p", "x", "--prefix-cache", cache}, out, err), 2);
+}
+
 }  // namespace
 }  // namespace sotto::llm::test
