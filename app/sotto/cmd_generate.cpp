@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `sotto generate`: runs the local model on a prompt and streams the generated text to stdout.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -244,6 +246,14 @@ int cmdGenerate(int argc, char** argv) {
                  r->generated, r->decodeMs, r->decodeTokensPerSecond(), llm::stopReasonName(r->stop),
                  static_cast<double>(r->confidence.meanLogProb), static_cast<double>(r->confidence.meanMargin),
                  r->confidence.tokens);
+    // VmHWM: the resident high-water mark, mapped weight pages included (the memory budget is file + KV + 32 MiB).
+    struct rusage ru {};
+    const double peakMiB = ::getrusage(RUSAGE_SELF, &ru) == 0 ? static_cast<double>(ru.ru_maxrss) / 1024.0 : 0.0;
+    const auto& ctx = (*generator)->context();
+    std::fprintf(stderr, "memory: peak RSS %.1f MiB; model file %.1f MiB, KV cache %.1f MiB, scratch %.1f MiB\n",
+                 peakMiB, static_cast<double>((*model)->file().fileSize()) / 1048576.0,
+                 static_cast<double>(ctx.kv().bytes()) / 1048576.0,
+                 static_cast<double>(ctx.reservedBytes() - ctx.kv().bytes()) / 1048576.0);
   }
   return 0;
 }

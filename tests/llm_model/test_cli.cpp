@@ -120,5 +120,36 @@ TEST(CliGenerate, PrefixCacheRestoresTheSystemTurn) {
   EXPECT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", model, "-p", "x", "--prefix-cache", cache}, out, err), 2);
 }
 
+// Resident memory stays within model file + KV cache + 32 MiB (the weights are mapped, not copied). Sanitizers
+// and qemu add their own resident memory, so the bound only means something on a native, plain build.
+TEST(CliGenerate, PeakResidentMemoryWithinBudget) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "sanitizer shadow memory is resident too";
+#endif
+  if (std::string(SOTTO_TEST_EMULATOR) != "") GTEST_SKIP() << "qemu's own memory counts in the child's RSS";
+  TempDir dir;
+  std::string why;
+  const std::string model = makeSyntheticModel(
+      dir, "tiny-llama", "f32", vectorModel("forward-synthetic.json", "tiny-llama-f32-seed1")["model"]["sha256"].str,
+      &why);
+  ASSERT_FALSE(model.empty()) << why;
+  std::string out, err;
+  ASSERT_EQ(runBinary(SOTTO_CLI_PATH, {"generate", "-m", model, "-p", "hello there", "-n", "32", "--temp", "0", "-t",
+                                       "2", "-c", "2048", "--stats"},
+                      out, err),
+            0)
+      << err;
+  double peak = 0, file = 0, kv = 0, scratch = 0;
+  const size_t at = err.find("memory: ");
+  ASSERT_NE(at, std::string::npos) << err;
+  ASSERT_EQ(std::sscanf(err.c_str() + at, "memory: peak RSS %lf MiB; model file %lf MiB, KV cache %lf MiB, scratch %lf MiB",
+                        &peak, &file, &kv, &scratch),
+            4)
+      << err;
+  EXPECT_GT(file, 10.0);
+  EXPECT_GT(kv, 0.0);
+  EXPECT_LE(peak, file + kv + 32.0) << err;
+}
+
 }  // namespace
 }  // namespace sotto::llm::test
