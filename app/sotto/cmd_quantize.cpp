@@ -23,15 +23,17 @@ void quantizeUsage(FILE* out) {
                "OUT is written atomically (a temporary file renamed into place).\n"
                "\n"
                "TYPE:\n"
-               "  Q8_0, Q4_0, Q4_K, Q5_K, Q6_K  every weight matrix (token_embd included) in that type; norms, biases\n"
+               "  Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K\n"
+               "                                every weight matrix (token_embd included) in that type; norms, biases\n"
                "                                and rope_freqs stay as they are (llama-quantize --pure)\n"
                "  Q4_K_M                        llama.cpp's Q4_K_M mix: Q6_K for the output / tied token_embd and\n"
                "                                for attn_v and ffn_down of some layers, Q4_K elsewhere\n"
-               "K-quant rows must be multiples of 256 elements. Other rows fall back as in llama.cpp, except that\n"
-               "Q4_K / Q5_K fall back to --fallback (llama.cpp: Q5_0 / Q5_1, which this engine does not run).\n"
+               "K-quant rows must be multiples of 256 elements. Other rows fall back as in llama.cpp: Q4_K to Q5_0,\n"
+               "Q5_K to Q5_1, Q6_K to Q8_0 (--fallback changes the first two).\n"
                "\n"
                "  -t, --threads N      quantization threads (default %u)\n"
-               "  --fallback TYPE      q8_0 (default) or q4_0: the type for rows a Q4_K/Q5_K cannot take\n"
+               "  --fallback TYPE      q5_0 (default: Q5_0 / Q5_1 as llama.cpp), q8_0 or q4_0: the type for rows a\n"
+               "                       Q4_K/Q5_K cannot take\n"
                "  -q, --quiet          no per-tensor lines, only the summary\n"
                "\n"
                "Exit status: 0 done, 1 input or write error (one line on stderr), 2 usage error.\n",
@@ -72,12 +74,14 @@ int cmdQuantize(int argc, char** argv) {
       ++i;
     } else if (a == "--fallback") {
       const std::string f = v != nullptr ? v : "";
-      if (f == "q8_0" || f == "Q8_0") {
+      if (f == "q5_0" || f == "Q5_0") {
+        options.kquantFallback = hal::DType::Q5_0;
+      } else if (f == "q8_0" || f == "Q8_0") {
         options.kquantFallback = hal::DType::Q8_0;
       } else if (f == "q4_0" || f == "Q4_0") {
         options.kquantFallback = hal::DType::Q4_0;
       } else {
-        return usageError("--fallback must be q8_0 or q4_0");
+        return usageError("--fallback must be q5_0, q8_0 or q4_0");
       }
       ++i;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
@@ -91,7 +95,7 @@ int cmdQuantize(int argc, char** argv) {
   if (nPositional != 3) return usageError("expected IN.gguf OUT.gguf TYPE");
   const auto scheme = llm::parseQuantScheme(positional[2]);
   if (!scheme) {
-    return usageError("unknown TYPE '" + positional[2] + "': expected Q8_0, Q4_0, Q4_K, Q5_K, Q6_K or Q4_K_M");
+    return usageError("unknown TYPE '" + positional[2] + "': expected Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K or Q4_K_M");
   }
   options.scheme = *scheme;
 

@@ -21,7 +21,7 @@ void usage(FILE* out) {
       "                         run the local model on a prompt, streaming the text (see generate --help)\n"
       "  tokenize -m FILE [--no-special] TEXT\n"
       "                         print the token ids of TEXT under a model's vocabulary\n"
-      "  quantize IN OUT TYPE   quantize an F32/F16 GGUF model: Q8_0, Q4_0, Q4_K, Q5_K, Q6_K, Q4_K_M\n"
+      "  quantize IN OUT TYPE   quantize an F32/F16 GGUF model: Q8_0, Q4_0, Q5_0, Q4_K, Q6_K, Q4_K_M ...\n"
       "  listen --wav FILE [--json]\n"
       "                         wake word and speech recognition on a WAV file (see listen --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"

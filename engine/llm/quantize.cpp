@@ -35,6 +35,9 @@ struct SchemeInfo {
 constexpr SchemeInfo kSchemes[] = {
     {QuantScheme::q8_0, "q8_0", "Q8_0", DType::Q8_0, 7},
     {QuantScheme::q4_0, "q4_0", "Q4_0", DType::Q4_0, 2},
+    {QuantScheme::q4_1, "q4_1", "Q4_1", DType::Q4_1, 3},
+    {QuantScheme::q5_0, "q5_0", "Q5_0", DType::Q5_0, 8},
+    {QuantScheme::q5_1, "q5_1", "Q5_1", DType::Q5_1, 9},
     {QuantScheme::q4_k, "q4_k", "Q4_K", DType::Q4_K, 15},
     {QuantScheme::q5_k, "q5_k", "Q5_K", DType::Q5_K, 17},
     {QuantScheme::q6_k, "q6_k", "Q6_K", DType::Q6_K, 18},
@@ -86,8 +89,10 @@ const char* quantSchemeName(QuantScheme s) { return info(s).upper; }
 uint32_t quantSchemeFileType(QuantScheme s) { return info(s).fileType; }
 
 Result<std::vector<TensorPlan>> planQuantization(const GgufFile& in, const QuantizeOptions& o) {
-  if (o.kquantFallback != DType::Q8_0 && o.kquantFallback != DType::Q4_0 && o.kquantFallback != DType::F16) {
-    return makeError(Errc::invalid_argument, std::string("quantize: the k-quant fallback must be q8_0, q4_0 or f16, not ") +
+  if (o.kquantFallback != DType::Q5_0 && o.kquantFallback != DType::Q8_0 && o.kquantFallback != DType::Q4_0 &&
+      o.kquantFallback != DType::F16) {
+    return makeError(Errc::invalid_argument,
+                     std::string("quantize: the k-quant fallback must be q5_0, q8_0, q4_0 or f16, not ") +
                                                  typeName(o.kquantFallback));
   }
   const SchemeInfo& scheme = info(o.scheme);
@@ -136,7 +141,11 @@ Result<std::vector<TensorPlan>> planQuantization(const GgufFile& in, const Quant
         if (to == DType::Q6_K) {
           to = DType::Q8_0;
         } else if (to == DType::Q4_K || to == DType::Q5_K) {
-          to = o.kquantFallback;
+          if (o.kquantFallback == DType::Q5_0) {
+            to = to == DType::Q4_K ? DType::Q5_0 : DType::Q5_1;  // llama.cpp's tensor_type_fallback
+          } else {
+            to = o.kquantFallback;
+          }
         } else if (mix) {
           to = DType::F16;  // the recipe's own Q8_0 (output rule) on rows that are not even multiples of 32
         } else {

@@ -19,23 +19,25 @@ namespace sotto::llm {
 // token_embd included) the one type, as `llama-quantize --pure`; q4_k_m follows llama.cpp's Q4_K_M recipe
 // (llama_tensor_get_type): Q6_K for the output (or the tied token_embd) and for attn_v / ffn_down of the
 // "use_more_bits" layers, Q4_K elsewhere.
-enum class QuantScheme : uint8_t { q8_0, q4_0, q4_k, q5_k, q6_k, q4_k_m };
+enum class QuantScheme : uint8_t { q8_0, q4_0, q4_1, q5_0, q5_1, q4_k, q5_k, q6_k, q4_k_m };
 
-// "q8_0", "q4_0", "q4_k", "q5_k", "q6_k", "q4_k_m" (case-insensitive; "Q4_K_M" works too); nullopt otherwise.
+// "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "q4_k", "q5_k", "q6_k", "q4_k_m" (case-insensitive; "Q4_K_M" works
+// too); nullopt otherwise.
 std::optional<QuantScheme> parseQuantScheme(std::string_view name);
 const char* quantSchemeName(QuantScheme s);  // upper case, as llama-quantize spells it: "Q4_K_M"
-// llama_ftype stored as general.file_type (MOSTLY_Q8_0 = 7, Q4_0 = 2, Q4_K_M = 15, Q5_K_M = 17, Q6_K = 18):
+// llama_ftype stored as general.file_type (MOSTLY_Q8_0 = 7, Q4_0 = 2, Q4_1 = 3, Q5_0 = 8, Q5_1 = 9, Q4_K_M = 15,
+// Q5_K_M = 17, Q6_K = 18):
 // pure Q4_K / Q5_K are labelled Q4_K_M / Q5_K_M, as llama-quantize's "Q4_K" / "Q5_K" aliases are.
 uint32_t quantSchemeFileType(QuantScheme s);
 
 struct QuantizeOptions {
   QuantScheme scheme = QuantScheme::q8_0;
   unsigned threads = 1;  // rows of a tensor are split across this many threads
-  // K-quants need rows that are multiples of 256. llama.cpp then falls back Q4_K → Q5_0, Q5_K → Q5_1 and
-  // Q6_K → Q8_0; Q5_0 / Q5_1 are not in our engine, so Q4_K and Q5_K fall back to this type instead: Q8_0
-  // (default: never less precise than the recipe asked for, at ~1.5× Q5_0's size) or Q4_0 (smaller, less
-  // precise). Q6_K always falls back to Q8_0, as in llama.cpp.
-  hal::DType kquantFallback = hal::DType::Q8_0;
+  // K-quants need rows that are multiples of 256 (SmolLM2-360M's 960, Qwen2.5-0.5B's 896 are not). Q5_0
+  // (default) falls back as llama.cpp does: Q4_K → Q5_0, Q5_K → Q5_1, so our files match real Q4_K_M downloads.
+  // Q8_0 (more precise, ~1.5× the size) or Q4_0 (smaller, less precise) replace both instead. Q6_K always falls
+  // back to Q8_0, as in llama.cpp.
+  hal::DType kquantFallback = hal::DType::Q5_0;
 };
 
 // One tensor's fate.

@@ -12,13 +12,14 @@ struct Entry {
   DTypeTraits traits;
 };
 
-// Supported: the types the issue names (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K) plus the activation type
-// Q8_K used by K-quant dot products. Others are listed so a model using them is refused by name.
+// Supported: the types the issue names (F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K), the 32-element types
+// llama.cpp's K-quant mixes fall back to on rows that are not multiples of 256 (Q5_0, Q5_1; and Q4_1), and the
+// activation types Q8_1 and Q8_K of their dot products. Others are listed so a model using them is refused by name.
 constexpr std::array<Entry, 31> kTable{{
     {0, {"f32", 1, 4, false, true}},        {1, {"f16", 1, 2, false, true}},
-    {2, {"q4_0", 32, 18, true, true}},      {3, {"q4_1", 32, 20, true, false}},
-    {6, {"q5_0", 32, 22, true, false}},     {7, {"q5_1", 32, 24, true, false}},
-    {8, {"q8_0", 32, 34, true, true}},      {9, {"q8_1", 32, 36, true, false}},
+    {2, {"q4_0", 32, 18, true, true}},      {3, {"q4_1", 32, 20, true, true}},
+    {6, {"q5_0", 32, 22, true, true}},     {7, {"q5_1", 32, 24, true, true}},
+    {8, {"q8_0", 32, 34, true, true}},      {9, {"q8_1", 32, 36, true, true}},
     {10, {"q2_K", 256, 84, true, false}},   {11, {"q3_K", 256, 110, true, false}},
     {12, {"q4_K", 256, 144, true, true}},   {13, {"q5_K", 256, 176, true, true}},
     {14, {"q6_K", 256, 210, true, true}},   {15, {"q8_K", 256, 292, true, true}},

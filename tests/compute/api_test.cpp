@@ -44,18 +44,22 @@ TEST(ComputeRegistry, HasCpuAndCpuRefAndNamesThemOnMiss) {
 
 TEST(ComputeRegistry, SupportMatrix) {
   for (const hal::ComputeDevice* d : hal::ComputeRegistry::instance().devices()) {
-    for (DType t : {DType::F32, DType::F16, DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q5_K,
-                    DType::Q6_K}) {
+    for (DType t : {DType::F32, DType::F16, DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_1, DType::Q5_0,
+                    DType::Q5_1, DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
       EXPECT_TRUE(d->supports(ComputeOp::matmul, t)) << d->name() << " " << hal::dtypeName(t);
       EXPECT_TRUE(d->supports(ComputeOp::getRows, t));
     }
-    EXPECT_FALSE(d->supports(ComputeOp::matmul, DType::Q4_1));
+    EXPECT_FALSE(d->supports(ComputeOp::matmul, DType::Q2_K));
+    EXPECT_FALSE(d->supports(ComputeOp::matmul, DType::Q8_1));  // an activation type, not a weight type
     EXPECT_FALSE(d->supports(ComputeOp::matmul, DType::Q8_K));  // an activation type, not a weight type
     EXPECT_TRUE(d->supports(ComputeOp::attention, DType::F16));
     EXPECT_FALSE(d->supports(ComputeOp::attention, DType::F32));
     EXPECT_TRUE(d->supports(ComputeOp::rmsNorm, DType::F32));
   }
   EXPECT_EQ(hal::vecDotType(DType::Q4_0), DType::Q8_0);
+  EXPECT_EQ(hal::vecDotType(DType::Q5_0), DType::Q8_0);
+  EXPECT_EQ(hal::vecDotType(DType::Q4_1), DType::Q8_1);
+  EXPECT_EQ(hal::vecDotType(DType::Q5_1), DType::Q8_1);
   EXPECT_EQ(hal::vecDotType(DType::Q6_K), DType::Q8_K);
   EXPECT_EQ(hal::vecDotType(DType::F16), DType::F32);
   EXPECT_STREQ(hal::computeOpName(ComputeOp::storeKv), "store_kv");
@@ -84,7 +88,7 @@ TEST(ComputeErrors, BadMatmulArgumentsAreRefusedWithoutWriting) {
     a.scratch = std::span(scratch).first(scratch.size() - 1);
     EXPECT_FALSE(be->matmul(*pool, a).ok());
     a.scratch = scratch;
-    a.wType = DType::Q4_1;
+    a.wType = DType::IQ4_NL;
     auto u = be->matmul(*pool, a);
     ASSERT_FALSE(u.ok());
     EXPECT_EQ(u.error().code, Errc::unsupported);

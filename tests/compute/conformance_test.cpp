@@ -19,8 +19,8 @@ namespace {
 using hal::ComputeBackend;
 using hal::DType;
 
-constexpr DType kWeightTypes[] = {DType::F32, DType::F16, DType::BF16, DType::Q8_0,
-                                  DType::Q4_0, DType::Q4_K, DType::Q5_K, DType::Q6_K};
+constexpr DType kWeightTypes[] = {DType::F32,  DType::F16,  DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_1,
+                                  DType::Q5_0, DType::Q5_1, DType::Q4_K, DType::Q5_K, DType::Q6_K};
 
 std::vector<float> randomFloats(std::mt19937& rng, size_t n, float scale = 1.0f) {
   std::normal_distribution<float> d(0.0f, scale);

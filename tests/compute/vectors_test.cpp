@@ -117,6 +117,18 @@ TEST_P(QuantVectors, ActivationQuantizationMatchesGgmlFromFloat) {
   EXPECT_EQ(hex(got), vd["y_quant_hex"].str);
 }
 
+// What a dot product must equal, and how closely. Most types: the exact dot of the dequantized rows within 1e-6
+// relative (only the summation order differs). Q4_1 / Q5_1: their Q8_1 activations carry s = d·Σq rounded to
+// fp16 for the min term, so they equal ggml's own float vec_dot result instead (the vectors' README).
+std::pair<double, double> expectedDot(DType t, const Json& res) {
+  if (t == DType::Q4_1 || t == DType::Q5_1) {
+    const double v = res["vec_dot"].num;
+    return {v, 2e-6 * std::fabs(v) + 1e-8};
+  }
+  const double exact = res["dot_dequantized_f64"].num;
+  return {exact, 1e-6 * std::fabs(exact) + 1e-9};
+}
+
 TEST_P(QuantVectors, ReferenceDotWithGgmlActivationsMatchesExactDot) {
   const Json& tc = typeCase(GetParam().name);
   const Json& vd = tc["vec_dot"];
@@ -131,6 +143,12 @@ TEST_P(QuantVectors, ReferenceDotWithGgmlActivationsMatchesExactDot) {
                                            reinterpret_cast<const hal::compute::BlockQ8_0*>(yq.data()), 512); break;
       case DType::Q4_0: got = ref::dotQ4_0(reinterpret_cast<const hal::compute::BlockQ4_0*>(w.data()),
                                            reinterpret_cast<const hal::compute::BlockQ8_0*>(yq.data()), 512); break;
+      case DType::Q4_1: got = ref::dotQ4_1(reinterpret_cast<const hal::compute::BlockQ4_1*>(w.data()),
+                                           reinterpret_cast<const hal::compute::BlockQ8_1*>(yq.data()), 512); break;
+      case DType::Q5_0: got = ref::dotQ5_0(reinterpret_cast<const hal::compute::BlockQ5_0*>(w.data()),
+                                           reinterpret_cast<const hal::compute::BlockQ8_0*>(yq.data()), 512); break;
+      case DType::Q5_1: got = ref::dotQ5_1(reinterpret_cast<const hal::compute::BlockQ5_1*>(w.data()),
+                                           reinterpret_cast<const hal::compute::BlockQ8_1*>(yq.data()), 512); break;
       case DType::Q4_K: got = ref::dotQ4_K(reinterpret_cast<const hal::compute::BlockQ4_K*>(w.data()),
                                            reinterpret_cast<const hal::compute::BlockQ8_K*>(yq.data()), 512); break;
       case DType::Q5_K: got = ref::dotQ5_K(reinterpret_cast<const hal::compute::BlockQ5_K*>(w.data()),
@@ -139,8 +157,8 @@ TEST_P(QuantVectors, ReferenceDotWithGgmlActivationsMatchesExactDot) {
                                            reinterpret_cast<const hal::compute::BlockQ8_K*>(yq.data()), 512); break;
       default: FAIL();
     }
-    const double exact = res["dot_dequantized_f64"].num;
-    EXPECT_NEAR(got, exact, 1e-6 * std::fabs(exact) + 1e-9) << GetParam().name << " row " << r;
+    const auto [want, tol] = expectedDot(GetParam().type, res);
+    EXPECT_NEAR(got, want, tol) << GetParam().name << " row " << r;
   }
 }
 
@@ -174,14 +192,16 @@ TEST_P(QuantVectors, EveryBackendMatmulMatchesExactDot) {
     ASSERT_TRUE((*be)->matmul(**pool, a).ok());
     for (const Json& res : tc["vec_dot"]["results"].arr) {
       const auto r = static_cast<size_t>(res["row"].num);
-      const double exact = res["dot_dequantized_f64"].num;
-      EXPECT_NEAR(out[r], exact, 1e-6 * std::fabs(exact) + 1e-9) << dev->name() << " " << GetParam().name << " row " << r;
+      const auto [want, tol] = expectedDot(GetParam().type, res);
+      EXPECT_NEAR(out[r], want, tol) << dev->name() << " " << GetParam().name << " row " << r;
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Ggml, QuantVectors,
                          ::testing::Values(TypeParam{"q8_0", DType::Q8_0}, TypeParam{"q4_0", DType::Q4_0},
+                                           TypeParam{"q4_1", DType::Q4_1}, TypeParam{"q5_0", DType::Q5_0},
+                                           TypeParam{"q5_1", DType::Q5_1},
                                            TypeParam{"q4_K", DType::Q4_K}, TypeParam{"q5_K", DType::Q5_K},
                                            TypeParam{"q6_K", DType::Q6_K}),
                          [](const ::testing::TestParamInfo<TypeParam>& p) { return std::string(p.param.name); });

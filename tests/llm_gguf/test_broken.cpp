@@ -278,11 +278,11 @@ TEST(GgufBroken, TensorTypes) {
   expectRefused(build({{{"w", {48, 2}, kQ8_0, 0}}, 128}),
                 "tensor 'w': row length 48 is not a multiple of the q8_0 block size 32");
   // Known but unsupported by our kernels: accepted here, exposed, and refused by name by the model loader.
-  const std::vector<uint8_t> q41 = build({{{"w", {32, 2}, 3, 0}}, 64});
-  auto f = GgufFile::fromBytes(q41, "q4_1.gguf");
+  const std::vector<uint8_t> iq4 = build({{{"w", {32, 2}, 20, 0}}, 64});
+  auto f = GgufFile::fromBytes(iq4, "iq4_nl.gguf");
   ASSERT_TRUE(f.ok()) << f.error().message;
-  EXPECT_EQ((*f)->tensor("w")->type, hal::DType::Q4_1);
-  EXPECT_EQ((*f)->tensor("w")->nbytes, 40u);
+  EXPECT_EQ((*f)->tensor("w")->type, hal::DType::IQ4_NL);
+  EXPECT_EQ((*f)->tensor("w")->nbytes, 36u);
   EXPECT_FALSE(hal::dtypeTraits(static_cast<uint32_t>((*f)->tensor("w")->type))->supported);
 }
 

@@ -60,15 +60,15 @@ TEST(ModelLoad, RefusesOtherArchitecturesByName) {
 TEST(ModelLoad, RefusesUnsupportedTensorTypeByName) {
   GgufEdits e;
   e.tensor = [](TensorOut& t) {
-    if (t.name == "blk.2.attn_v.weight") {  // 64 × 32 f32 → same element count as q4_1 blocks (20 bytes / 32)
-      t.type = hal::DType::Q4_1;
-      t.data.resize(32 * 2 * 20);
+    if (t.name == "blk.2.attn_v.weight") {  // 64 × 32 → iq4_nl blocks (18 bytes / 32 elements)
+      t.type = hal::DType::IQ4_NL;
+      t.data.resize(32 * 2 * 18);
     }
     return true;
   };
   const std::string err = loadVariant(e);
   EXPECT_NE(err.find("blk.2.attn_v.weight"), std::string::npos) << err;
-  EXPECT_NE(err.find("q4_1"), std::string::npos) << err;
+  EXPECT_NE(err.find("iq4_nl"), std::string::npos) << err;
 }
 
 TEST(ModelLoad, RefusesWrongShapeByName) {

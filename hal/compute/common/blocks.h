@@ -8,7 +8,7 @@
 
 namespace sotto::hal::compute {
 
-inline constexpr int kQk = 32;    // elements per Q8_0 / Q4_0 block
+inline constexpr int kQk = 32;    // elements per Q8_0 / Q4_0 / Q4_1 / Q5_0 / Q5_1 / Q8_1 block
 inline constexpr int kQkK = 256;  // elements per K-quant super-block
 inline constexpr int kKScaleBytes = 12;  // Q4_K/Q5_K: eight 6-bit scales and eight 6-bit mins
 
@@ -24,6 +24,36 @@ struct BlockQ4_0 {
   uint8_t qs[kQk / 2];  // element j in the low nibble of byte j, element j+16 in its high nibble; x = d · (q - 8)
 };
 static_assert(sizeof(BlockQ4_0) == 18);
+
+struct BlockQ4_1 {
+  uint16_t d;
+  uint16_t m;           // x = d · q + m, q in 0..15
+  uint8_t qs[kQk / 2];  // as Q4_0
+};
+static_assert(sizeof(BlockQ4_1) == 20);
+
+struct BlockQ5_0 {
+  uint16_t d;
+  uint8_t qh[4];        // bit j (little-endian u32): fifth bit of element j; x = d · (q - 16)
+  uint8_t qs[kQk / 2];  // low four bits, as Q4_0
+};
+static_assert(sizeof(BlockQ5_0) == 22);
+
+struct BlockQ5_1 {
+  uint16_t d;
+  uint16_t m;           // x = d · q + m, q in 0..31
+  uint8_t qh[4];
+  uint8_t qs[kQk / 2];
+};
+static_assert(sizeof(BlockQ5_1) == 24);
+
+// The activation type of Q4_1 / Q5_1 dot products: Q8_0 plus s = d · Σq for the weights' min term.
+struct BlockQ8_1 {
+  uint16_t d;
+  uint16_t s;
+  int8_t qs[kQk];
+};
+static_assert(sizeof(BlockQ8_1) == 36);
 
 struct BlockQ4_K {
   uint16_t d;     // super-block scale of the 6-bit sub-block scales

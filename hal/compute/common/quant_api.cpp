@@ -46,6 +46,10 @@ Status quantizeRow(DType type, std::span<const float> x, std::span<std::byte> ds
       return {};
     case DType::Q8_0: ref::quantizeQ8_0(in, static_cast<compute::BlockQ8_0*>(out), n); return {};
     case DType::Q4_0: ref::quantizeQ4_0(in, static_cast<compute::BlockQ4_0*>(out), n); return {};
+    case DType::Q4_1: ref::quantizeQ4_1(in, static_cast<compute::BlockQ4_1*>(out), n); return {};
+    case DType::Q5_0: ref::quantizeQ5_0(in, static_cast<compute::BlockQ5_0*>(out), n); return {};
+    case DType::Q5_1: ref::quantizeQ5_1(in, static_cast<compute::BlockQ5_1*>(out), n); return {};
+    case DType::Q8_1: ref::quantizeQ8_1(in, static_cast<compute::BlockQ8_1*>(out), n); return {};
     case DType::Q4_K: ref::quantizeQ4_K(in, static_cast<compute::BlockQ4_K*>(out), n); return {};
     case DType::Q5_K: ref::quantizeQ5_K(in, static_cast<compute::BlockQ5_K*>(out), n); return {};
     case DType::Q6_K: ref::quantizeQ6_K(in, static_cast<compute::BlockQ6_K*>(out), n); return {};
@@ -73,6 +77,9 @@ Status dequantizeRow(DType type, std::span<const std::byte> src, std::span<float
       return {};
     case DType::Q8_0: ref::dequantizeQ8_0(static_cast<const compute::BlockQ8_0*>(in), out, n); return {};
     case DType::Q4_0: ref::dequantizeQ4_0(static_cast<const compute::BlockQ4_0*>(in), out, n); return {};
+    case DType::Q4_1: ref::dequantizeQ4_1(static_cast<const compute::BlockQ4_1*>(in), out, n); return {};
+    case DType::Q5_0: ref::dequantizeQ5_0(static_cast<const compute::BlockQ5_0*>(in), out, n); return {};
+    case DType::Q5_1: ref::dequantizeQ5_1(static_cast<const compute::BlockQ5_1*>(in), out, n); return {};
     case DType::Q4_K: ref::dequantizeQ4_K(static_cast<const compute::BlockQ4_K*>(in), out, n); return {};
     case DType::Q5_K: ref::dequantizeQ5_K(static_cast<const compute::BlockQ5_K*>(in), out, n); return {};
     case DType::Q6_K: ref::dequantizeQ6_K(static_cast<const compute::BlockQ6_K*>(in), out, n); return {};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "sotto/hal/quant.h"
 
@@ -186,7 +187,100 @@ void quantizeKBlock(const float* x, int nmax, float rmin, int nstep, uint16_t* d
   }
 }
 
+// min/max of one 32-element block (Q4_1, Q5_1).
+void blockMinMax(const float* x, float* min, float* max) {
+  *min = std::numeric_limits<float>::max();
+  *max = -std::numeric_limits<float>::max();
+  for (int j = 0; j < kQk; ++j) {
+    if (x[j] < *min) *min = x[j];
+    if (x[j] > *max) *max = x[j];
+  }
+}
+
+uint32_t loadQh(const uint8_t* qh) {
+  uint32_t v;
+  std::memcpy(&v, qh, sizeof v);
+  return v;
+}
+
 }  // namespace
+
+void quantizeQ4_1(const float* x, BlockQ4_1* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, x += kQk) {
+    float min = 0, max = 0;
+    blockMinMax(x, &min, &max);
+    const float d = (max - min) / 15;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = fp32ToFp16(d);
+    y[i].m = fp32ToFp16(min);
+    for (int j = 0; j < kQk / 2; ++j) {
+      // ggml truncates through int8_t: (x - min)·id lies in [0, 15], so +0.5 rounds to 0..15 (clamped).
+      const int q0 = std::min(15, static_cast<int>(static_cast<int8_t>((x[j] - min) * id + 0.5f)));
+      const int q1 = std::min(15, static_cast<int>(static_cast<int8_t>((x[j + kQk / 2] - min) * id + 0.5f)));
+      y[i].qs[j] = static_cast<uint8_t>(q0 | (q1 << 4));
+    }
+  }
+}
+
+void quantizeQ5_0(const float* x, BlockQ5_0* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, x += kQk) {
+    float amax = 0, max = 0;
+    for (int j = 0; j < kQk; ++j) {
+      if (amax < std::fabs(x[j])) {
+        amax = std::fabs(x[j]);
+        max = x[j];
+      }
+    }
+    const float d = max / -16;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = fp32ToFp16(d);
+    uint32_t qh = 0;
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int q0 = std::min(31, static_cast<int>(static_cast<int8_t>(x[j] * id + 16.5f)));
+      const int q1 = std::min(31, static_cast<int>(static_cast<int8_t>(x[j + kQk / 2] * id + 16.5f)));
+      y[i].qs[j] = static_cast<uint8_t>((q0 & 0xF) | ((q1 & 0xF) << 4));
+      qh |= static_cast<uint32_t>((q0 & 0x10) >> 4) << j;
+      qh |= static_cast<uint32_t>((q1 & 0x10) >> 4) << (j + kQk / 2);
+    }
+    std::memcpy(y[i].qh, &qh, sizeof qh);
+  }
+}
+
+void quantizeQ5_1(const float* x, BlockQ5_1* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, x += kQk) {
+    float min = 0, max = 0;
+    blockMinMax(x, &min, &max);
+    const float d = (max - min) / 31;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = fp32ToFp16(d);
+    y[i].m = fp32ToFp16(min);
+    uint32_t qh = 0;
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int q0 = static_cast<uint8_t>((x[j] - min) * id + 0.5f);
+      const int q1 = static_cast<uint8_t>((x[j + kQk / 2] - min) * id + 0.5f);
+      y[i].qs[j] = static_cast<uint8_t>((q0 & 0xF) | ((q1 & 0xF) << 4));
+      qh |= static_cast<uint32_t>((q0 & 0x10) >> 4) << j;
+      qh |= static_cast<uint32_t>((q1 & 0x10) >> 4) << (j + kQk / 2);
+    }
+    std::memcpy(y[i].qh, &qh, sizeof qh);
+  }
+}
+
+void quantizeQ8_1(const float* x, BlockQ8_1* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, x += kQk) {
+    float amax = 0;
+    for (int j = 0; j < kQk; ++j) amax = std::max(amax, std::fabs(x[j]));
+    const float d = amax / 127;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = fp32ToFp16(d);
+    int sum = 0;
+    for (int j = 0; j < kQk; ++j) {
+      y[i].qs[j] = static_cast<int8_t>(std::round(x[j] * id));  // ties away from zero, as ggml's roundf
+      sum += y[i].qs[j];
+    }
+    y[i].s = fp32ToFp16(static_cast<float>(sum) * d);
+  }
+}
 
 int nearestInt(float v) {
   // Adding 1.5·2^23 leaves the rounded integer in the low mantissa bits (round-to-nearest-even of the FPU).
@@ -369,6 +463,44 @@ void dequantizeQ4_0(const BlockQ4_0* x, float* y, size_t n) {
   }
 }
 
+void dequantizeQ4_1(const BlockQ4_1* x, float* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, y += kQk) {
+    const float d = h2f(x[i].d);
+    const float m = h2f(x[i].m);
+    for (int j = 0; j < kQk / 2; ++j) {
+      y[j] = static_cast<float>(x[i].qs[j] & 0xF) * d + m;
+      y[j + kQk / 2] = static_cast<float>(x[i].qs[j] >> 4) * d + m;
+    }
+  }
+}
+
+void dequantizeQ5_0(const BlockQ5_0* x, float* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, y += kQk) {
+    const float d = h2f(x[i].d);
+    const uint32_t qh = loadQh(x[i].qh);
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
+      const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
+      y[j] = static_cast<float>(((x[i].qs[j] & 0xF) | h0) - 16) * d;
+      y[j + kQk / 2] = static_cast<float>(((x[i].qs[j] >> 4) | h1) - 16) * d;
+    }
+  }
+}
+
+void dequantizeQ5_1(const BlockQ5_1* x, float* y, size_t n) {
+  for (size_t i = 0; i < n / kQk; ++i, y += kQk) {
+    const float d = h2f(x[i].d);
+    const float m = h2f(x[i].m);
+    const uint32_t qh = loadQh(x[i].qh);
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
+      const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
+      y[j] = static_cast<float>((x[i].qs[j] & 0xF) | h0) * d + m;
+      y[j + kQk / 2] = static_cast<float>((x[i].qs[j] >> 4) | h1) * d + m;
+    }
+  }
+}
+
 void dequantizeQ4_K(const BlockQ4_K* x, float* y, size_t n) {
   for (size_t i = 0; i < n / kQkK; ++i) {
     const float d = h2f(x[i].d);
@@ -454,6 +586,51 @@ float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t n) {
       sumi += ((w[i].qs[j] >> 4) - 8) * y[i].qs[j + kQk / 2];
     }
     sum += static_cast<float>(sumi) * (h2f(w[i].d) * h2f(y[i].d));
+  }
+  return sum;
+}
+
+float dotQ4_1(const BlockQ4_1* w, const BlockQ8_1* y, size_t n) {
+  float sum = 0;
+  for (size_t i = 0; i < n / kQk; ++i) {
+    int sumi = 0;
+    for (int j = 0; j < kQk / 2; ++j) {
+      sumi += (w[i].qs[j] & 0xF) * y[i].qs[j];
+      sumi += (w[i].qs[j] >> 4) * y[i].qs[j + kQk / 2];
+    }
+    sum += (h2f(w[i].d) * h2f(y[i].d)) * static_cast<float>(sumi) + h2f(w[i].m) * h2f(y[i].s);
+  }
+  return sum;
+}
+
+float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t n) {
+  float sum = 0;
+  for (size_t i = 0; i < n / kQk; ++i) {
+    const uint32_t qh = loadQh(w[i].qh);
+    int sumi = 0;
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
+      const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
+      sumi += (((w[i].qs[j] & 0xF) | h0) - 16) * y[i].qs[j];
+      sumi += (((w[i].qs[j] >> 4) | h1) - 16) * y[i].qs[j + kQk / 2];
+    }
+    sum += (h2f(w[i].d) * h2f(y[i].d)) * static_cast<float>(sumi);
+  }
+  return sum;
+}
+
+float dotQ5_1(const BlockQ5_1* w, const BlockQ8_1* y, size_t n) {
+  float sum = 0;
+  for (size_t i = 0; i < n / kQk; ++i) {
+    const uint32_t qh = loadQh(w[i].qh);
+    int sumi = 0;
+    for (int j = 0; j < kQk / 2; ++j) {
+      const int h0 = static_cast<int>(((qh >> j) << 4) & 0x10);
+      const int h1 = static_cast<int>((qh >> (j + 12)) & 0x10);
+      sumi += ((w[i].qs[j] & 0xF) | h0) * y[i].qs[j];
+      sumi += ((w[i].qs[j] >> 4) | h1) * y[i].qs[j + kQk / 2];
+    }
+    sum += (h2f(w[i].d) * h2f(y[i].d)) * static_cast<float>(sumi) + h2f(w[i].m) * h2f(y[i].s);
   }
   return sum;
 }

@@ -15,6 +15,10 @@ int nearestInt(float v);
 
 void quantizeQ8_0(const float* x, BlockQ8_0* y, size_t n);
 void quantizeQ4_0(const float* x, BlockQ4_0* y, size_t n);
+void quantizeQ4_1(const float* x, BlockQ4_1* y, size_t n);
+void quantizeQ5_0(const float* x, BlockQ5_0* y, size_t n);
+void quantizeQ5_1(const float* x, BlockQ5_1* y, size_t n);
+void quantizeQ8_1(const float* x, BlockQ8_1* y, size_t n);  // activations for Q4_1 / Q5_1
 void quantizeQ4_K(const float* x, BlockQ4_K* y, size_t n);
 void quantizeQ5_K(const float* x, BlockQ5_K* y, size_t n);
 void quantizeQ6_K(const float* x, BlockQ6_K* y, size_t n);
@@ -22,6 +26,9 @@ void quantizeQ8_K(const float* x, BlockQ8_K* y, size_t n);  // activations: ggml
 
 void dequantizeQ8_0(const BlockQ8_0* x, float* y, size_t n);
 void dequantizeQ4_0(const BlockQ4_0* x, float* y, size_t n);
+void dequantizeQ4_1(const BlockQ4_1* x, float* y, size_t n);
+void dequantizeQ5_0(const BlockQ5_0* x, float* y, size_t n);
+void dequantizeQ5_1(const BlockQ5_1* x, float* y, size_t n);
 void dequantizeQ4_K(const BlockQ4_K* x, float* y, size_t n);
 void dequantizeQ5_K(const BlockQ5_K* x, float* y, size_t n);
 void dequantizeQ6_K(const BlockQ6_K* x, float* y, size_t n);
@@ -31,6 +38,9 @@ void dequantizeQ8_K(const BlockQ8_K* x, float* y, size_t n);  // for tests (ggml
 // (sub-)block, scaled and summed in float in block order.
 float dotQ8_0(const BlockQ8_0* w, const BlockQ8_0* y, size_t n);
 float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t n);
+float dotQ4_1(const BlockQ4_1* w, const BlockQ8_1* y, size_t n);
+float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t n);
+float dotQ5_1(const BlockQ5_1* w, const BlockQ8_1* y, size_t n);
 float dotQ4_K(const BlockQ4_K* w, const BlockQ8_K* y, size_t n);
 float dotQ5_K(const BlockQ5_K* w, const BlockQ8_K* y, size_t n);
 float dotQ6_K(const BlockQ6_K* w, const BlockQ8_K* y, size_t n);

@@ -33,6 +33,8 @@ void quantizeActivations(DType wType, const float* x, size_t xStride, size_t k, 
     std::byte* out = dst + r * stride;
     if (t == DType::Q8_0) {
       quantizeQ8_0(row, reinterpret_cast<BlockQ8_0*>(out), k);
+    } else if (t == DType::Q8_1) {
+      quantizeQ8_1(row, reinterpret_cast<BlockQ8_1*>(out), k);
     } else if (t == DType::Q8_K) {
       quantizeQ8_K(row, reinterpret_cast<BlockQ8_K*>(out), k);
     }
@@ -48,6 +50,12 @@ float dotRow(DType wType, const std::byte* w, const void* xq, size_t k) {
       return dotQ8_0(reinterpret_cast<const BlockQ8_0*>(w), static_cast<const BlockQ8_0*>(xq), k);
     case DType::Q4_0:
       return dotQ4_0(reinterpret_cast<const BlockQ4_0*>(w), static_cast<const BlockQ8_0*>(xq), k);
+    case DType::Q4_1:
+      return dotQ4_1(reinterpret_cast<const BlockQ4_1*>(w), static_cast<const BlockQ8_1*>(xq), k);
+    case DType::Q5_0:
+      return dotQ5_0(reinterpret_cast<const BlockQ5_0*>(w), static_cast<const BlockQ8_0*>(xq), k);
+    case DType::Q5_1:
+      return dotQ5_1(reinterpret_cast<const BlockQ5_1*>(w), static_cast<const BlockQ8_1*>(xq), k);
     case DType::Q4_K:
       return dotQ4_K(reinterpret_cast<const BlockQ4_K*>(w), static_cast<const BlockQ8_K*>(xq), k);
     case DType::Q5_K:
@@ -83,6 +91,9 @@ void dequantizeRowTo(DType type, const std::byte* src, float* dst, size_t cols) 
       return;
     case DType::Q8_0: dequantizeQ8_0(reinterpret_cast<const BlockQ8_0*>(src), dst, cols); return;
     case DType::Q4_0: dequantizeQ4_0(reinterpret_cast<const BlockQ4_0*>(src), dst, cols); return;
+    case DType::Q4_1: dequantizeQ4_1(reinterpret_cast<const BlockQ4_1*>(src), dst, cols); return;
+    case DType::Q5_0: dequantizeQ5_0(reinterpret_cast<const BlockQ5_0*>(src), dst, cols); return;
+    case DType::Q5_1: dequantizeQ5_1(reinterpret_cast<const BlockQ5_1*>(src), dst, cols); return;
     case DType::Q4_K: dequantizeQ4_K(reinterpret_cast<const BlockQ4_K*>(src), dst, cols); return;
     case DType::Q5_K: dequantizeQ5_K(reinterpret_cast<const BlockQ5_K*>(src), dst, cols); return;
     case DType::Q6_K: dequantizeQ6_K(reinterpret_cast<const BlockQ6_K*>(src), dst, cols); return;

@@ -38,7 +38,7 @@ const char* computeOpName(ComputeOp op) {
 bool isWeightType(DType t) {
   switch (t) {
     case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0:
-    case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
+    case DType::Q4_1: case DType::Q5_0: case DType::Q5_1: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
       return true;
     default:
       return false;
@@ -47,7 +47,8 @@ bool isWeightType(DType t) {
 
 DType vecDotType(DType weight) {
   switch (weight) {
-    case DType::Q8_0: case DType::Q4_0: return DType::Q8_0;
+    case DType::Q8_0: case DType::Q4_0: case DType::Q5_0: return DType::Q8_0;
+    case DType::Q4_1: case DType::Q5_1: return DType::Q8_1;
     case DType::Q4_K: case DType::Q5_K: case DType::Q6_K: return DType::Q8_K;
     default: return DType::F32;
   }

@@ -16,8 +16,9 @@ namespace {
 using compute::cpu::MatKernels;
 using compute::cpu::MatTile;
 
-constexpr std::array<DType, 8> kWeightTypes{DType::F32, DType::F16, DType::BF16, DType::Q8_0,
-                                            DType::Q4_0, DType::Q4_K, DType::Q5_K, DType::Q6_K};
+constexpr std::array<DType, 11> kWeightTypes{DType::F32,  DType::F16,  DType::BF16, DType::Q8_0,
+                                             DType::Q4_0, DType::Q4_1, DType::Q5_0, DType::Q5_1,
+                                             DType::Q4_K, DType::Q5_K, DType::Q6_K};
 
 // The kernel sets this CPU can run, best first.
 std::vector<const MatKernels*> usableKernelSets() {

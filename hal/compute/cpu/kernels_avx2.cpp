@@ -73,6 +73,67 @@ float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t nb) {
   return hsum(_mm256_add_ps(acc0, acc1));
 }
 
+// 0xFF in byte j where bit j of the 32-bit mask is set, else 0.
+inline __m256i bitsToBytes(const uint8_t* qh) {
+  uint32_t bits;
+  std::memcpy(&bits, qh, sizeof bits);
+  // Byte j takes the mask's byte j/8; OR-ing every bit but bit j%8 makes it all ones exactly when bit j is set.
+  const __m256i spread = _mm256_shuffle_epi8(
+      _mm256_set1_epi32(static_cast<int>(bits)),
+      _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0x0000000000000000));
+  const __m256i ones = _mm256_or_si256(spread, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
+  return _mm256_cmpeq_epi8(ones, _mm256_set1_epi64x(-1));
+}
+
+// The 32 five-bit levels (0..31) of a Q5_0 / Q5_1 block.
+inline __m256i fiveBit(const uint8_t* qs, const uint8_t* qh) {
+  return _mm256_or_si256(nibbles(qs), _mm256_and_si256(bitsToBytes(qh), _mm256_set1_epi8(0x10)));
+}
+
+// Eight int32 sums of unsigned levels (≤ 31) times signed activations.
+inline __m256i dotU8I8(__m256i u, __m256i y) {
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(u, y), _mm256_set1_epi16(1));
+}
+
+float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t nb) {
+  const __m256i sixteen = _mm256_set1_epi8(16);
+  __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+  size_t i = 0;
+  for (; i + 1 < nb; i += 2) {
+    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
+    const __m256 d1 = _mm256_set1_ps(h2f(w[i + 1].d) * h2f(y[i + 1].d));
+    const __m256i q0 = _mm256_sub_epi8(fiveBit(w[i].qs, w[i].qh), sixteen);
+    const __m256i q1 = _mm256_sub_epi8(fiveBit(w[i + 1].qs, w[i + 1].qh), sixteen);
+    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
+    acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dotI8(q1, load(y[i + 1].qs))), acc1);
+  }
+  if (i < nb) {
+    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
+    const __m256i q0 = _mm256_sub_epi8(fiveBit(w[i].qs, w[i].qh), sixteen);
+    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
+  }
+  return hsum(_mm256_add_ps(acc0, acc1));
+}
+
+// Q4_1 / Q5_1: x = d·q + m with q ≥ 0, so Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy, carried by the Q8_1 block).
+template <bool kFive, typename Block>
+float dotMin(const Block* w, const BlockQ8_1* y, size_t nb) {
+  __m256 acc = _mm256_setzero_ps();
+  float mins = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    __m256i q;
+    if constexpr (kFive) {
+      q = fiveBit(w[i].qs, w[i].qh);
+    } else {
+      q = nibbles(w[i].qs);
+    }
+    const __m256 d = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
+    acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dotU8I8(q, load(y[i].qs))), acc);
+    mins += h2f(w[i].m) * h2f(y[i].s);
+  }
+  return hsum(acc) + mins;
+}
+
 // The eight 6-bit scales (bytes 0..7) and mins (bytes 8..15) of a Q4_K/Q5_K block, unpacked with word-wide masks.
 inline __m128i scalesMins(const uint8_t* packed) {
   uint32_t u[4];
@@ -236,8 +297,8 @@ class Avx2Kernels final : public MatKernels {
   const char* isa() const override { return "avx2"; }
   bool has(DType t) const override {
     switch (t) {
-      case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0:
-      case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
+      case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0: case DType::Q4_1:
+      case DType::Q5_0: case DType::Q5_1: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
         return true;
       default:
         return false;
@@ -250,6 +311,9 @@ class Avx2Kernels final : public MatKernels {
       case DType::BF16: tileLoop<uint16_t, float, dotHalf<true>>(tile, 1); break;
       case DType::Q8_0: tileLoop<BlockQ8_0, BlockQ8_0, dotQ8_0>(tile, kQk); break;
       case DType::Q4_0: tileLoop<BlockQ4_0, BlockQ8_0, dotQ4_0>(tile, kQk); break;
+      case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile, kQk); break;
+      case DType::Q5_0: tileLoop<BlockQ5_0, BlockQ8_0, dotQ5_0>(tile, kQk); break;
+      case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile, kQk); break;
       case DType::Q4_K: tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK); break;
       case DType::Q5_K: tileLoop<BlockQ5_K, BlockQ8_K, dotK45<true, BlockQ5_K>>(tile, kQkK); break;
       case DType::Q6_K: tileLoop<BlockQ6_K, BlockQ8_K, dotQ6_K>(tile, kQkK); break;

@@ -66,6 +66,60 @@ float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t nb) {
   return vaddvq_f32(acc);
 }
 
+// Fifth bits of a Q5_0 / Q5_1 block as 0x10 bytes: elements 0..15 in *lo, 16..31 in *hi.
+inline void fifthBits(const uint8_t* qh, uint8x16_t* lo, uint8x16_t* hi) {
+  uint8_t b[16] = {qh[0], qh[1], qh[2], qh[3]};
+  const uint8x16_t bytes = vld1q_u8(b);
+  static const uint8_t kIdxLo[16] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+  static const uint8_t kIdxHi[16] = {2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
+  static const uint8_t kBit[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  const uint8x16_t bit = vld1q_u8(kBit);
+  const uint8x16_t bit4 = vdupq_n_u8(0x10);
+  *lo = vandq_u8(vtstq_u8(vqtbl1q_u8(bytes, vld1q_u8(kIdxLo)), bit), bit4);
+  *hi = vandq_u8(vtstq_u8(vqtbl1q_u8(bytes, vld1q_u8(kIdxHi)), bit), bit4);
+}
+
+float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t nb) {
+  const uint8x16_t low4 = vdupq_n_u8(0x0F);
+  const int8x16_t sixteen = vdupq_n_s8(16);
+  float32x4_t acc = vdupq_n_f32(0);
+  for (size_t i = 0; i < nb; ++i) {
+    uint8x16_t h0, h1;
+    fifthBits(w[i].qh, &h0, &h1);
+    const uint8x16_t b = vld1q_u8(w[i].qs);
+    const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(vandq_u8(b, low4), h0)), sixteen);
+    const int8x16_t hi = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(b, 4), h1)), sixteen);
+    int32x4_t s = dot16(vdupq_n_s32(0), lo, vld1q_s8(y[i].qs));
+    s = dot16(s, hi, vld1q_s8(y[i].qs + 16));
+    acc = vmlaq_n_f32(acc, vcvtq_f32_s32(s), h2f(w[i].d) * h2f(y[i].d));
+  }
+  return vaddvq_f32(acc);
+}
+
+// Q4_1 / Q5_1: x = d·q + m, so Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy, carried by the Q8_1 block). Levels ≤ 31
+// are valid signed bytes, so the signed dot product applies.
+template <bool kFive, typename Block>
+float dotMin(const Block* w, const BlockQ8_1* y, size_t nb) {
+  const uint8x16_t low4 = vdupq_n_u8(0x0F);
+  float32x4_t acc = vdupq_n_f32(0);
+  float mins = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    const uint8x16_t b = vld1q_u8(w[i].qs);
+    uint8x16_t lo = vandq_u8(b, low4), hi = vshrq_n_u8(b, 4);
+    if constexpr (kFive) {
+      uint8x16_t h0, h1;
+      fifthBits(w[i].qh, &h0, &h1);
+      lo = vorrq_u8(lo, h0);
+      hi = vorrq_u8(hi, h1);
+    }
+    int32x4_t s = dot16(vdupq_n_s32(0), vreinterpretq_s8_u8(lo), vld1q_s8(y[i].qs));
+    s = dot16(s, vreinterpretq_s8_u8(hi), vld1q_s8(y[i].qs + 16));
+    acc = vmlaq_n_f32(acc, vcvtq_f32_s32(s), h2f(w[i].d) * h2f(y[i].d));
+    mins += h2f(w[i].m) * h2f(y[i].s);
+  }
+  return vaddvq_f32(acc) + mins;
+}
+
 inline void scalesMins(const uint8_t* s, uint8_t* sc, uint8_t* mn) {
   for (int j = 0; j < 4; ++j) {
     sc[j] = s[j] & 63;
@@ -214,8 +268,8 @@ class SOTTO_NEON_SET final : public MatKernels {
   const char* isa() const override { return SOTTO_NEON_DOTPROD ? "neon-dotprod" : "neon"; }
   bool has(DType t) const override {
     switch (t) {
-      case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0:
-      case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
+      case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0: case DType::Q4_1:
+      case DType::Q5_0: case DType::Q5_1: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
         return true;
       default:
         return false;
@@ -228,6 +282,9 @@ class SOTTO_NEON_SET final : public MatKernels {
       case DType::BF16: tileLoop<uint16_t, float, dotHalf<true>>(tile, 1); break;
       case DType::Q8_0: tileLoop<BlockQ8_0, BlockQ8_0, dotQ8_0>(tile, kQk); break;
       case DType::Q4_0: tileLoop<BlockQ4_0, BlockQ8_0, dotQ4_0>(tile, kQk); break;
+      case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile, kQk); break;
+      case DType::Q5_0: tileLoop<BlockQ5_0, BlockQ8_0, dotQ5_0>(tile, kQk); break;
+      case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile, kQk); break;
       case DType::Q4_K: tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK); break;
       case DType::Q5_K: tileLoop<BlockQ5_K, BlockQ8_K, dotK45<true, BlockQ5_K>>(tile, kQkK); break;
       case DType::Q6_K: tileLoop<BlockQ6_K, BlockQ8_K, dotQ6_K>(tile, kQkK); break;

@@ -36,7 +36,8 @@ const char* computeOpName(ComputeOp op);
 // Weight types matmul and getRows accept on every backend (the others are refused with Errc::unsupported).
 bool isWeightType(DType t);
 // The type X rows are quantized to for a dot product with a weight row (ggml's vec_dot_type):
-// Q8_0 for Q8_0/Q4_0, Q8_K for the K-quants, F32 for F32/F16/BF16 (X stays f32; F16/BF16 W is widened exactly).
+// Q8_0 for Q8_0/Q4_0/Q5_0, Q8_1 for Q4_1/Q5_1, Q8_K for the K-quants, F32 for F32/F16/BF16 (X stays f32;
+// F16/BF16 W is widened exactly).
 DType vecDotType(DType weight);
 
 // Y[m×n] = X[m×k] · W[n×k]ᵀ. m = 1 is the decode matvec; m > 1 prefill. k must be a multiple of the weight
