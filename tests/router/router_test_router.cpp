@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -146,11 +145,31 @@ TEST(RouterFacade, OneLogLinePerDecisionAndMetrics) {
     lines.push_back(err.substr(pos, nl - pos));
   }
   ASSERT_EQ(lines.size(), 3u) << err;
-  const std::regex shape(
-      "info router\\[decision\\]: route=[a-z-]+ reason=[a-z-]+ block=[a-z-]+ mode=[a-z]+ pii=[a-z-]+ forced=[a-z]+ "
-      "intent=[0-9.]+ local=([0-9.]+|none|unknown) cache=[a-z]+ sim=[0-9.]+ guards=(na|pass|block) "
-      "breaker=[a-z-]+ cap=(ok|reached) pred_ms=[0-9]+ cloud_ms=[0-9]+");
-  for (const std::string& l : lines) EXPECT_TRUE(std::regex_match(l, shape)) << l;
+  // Shape: the fixed prefix, then exactly these keys in this order, each "key=value" with a non-empty value made
+  // of [a-z0-9.-] (no free text can hide in a line of this shape).
+  const std::vector<std::string> keys{"route", "reason", "block",   "mode",  "pii",   "forced",  "intent", "local",
+                                      "cache", "sim",    "guards",  "breaker", "cap", "pred_ms", "cloud_ms"};
+  const std::string prefix = "info router[decision]: ";
+  for (const std::string& l : lines) {
+    ASSERT_EQ(l.rfind(prefix, 0), 0u) << l;
+    std::vector<std::string> fields;
+    for (std::size_t pos = prefix.size(); pos <= l.size();) {
+      std::size_t sp = l.find(' ', pos);
+      if (sp == std::string::npos) sp = l.size();
+      fields.push_back(l.substr(pos, sp - pos));
+      pos = sp + 1;
+    }
+    ASSERT_EQ(fields.size(), keys.size()) << l;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const std::string& f = fields[i];
+      ASSERT_EQ(f.rfind(keys[i] + "=", 0), 0u) << l;
+      const std::string value = f.substr(keys[i].size() + 1);
+      EXPECT_FALSE(value.empty()) << l;
+      for (char ch : value) {
+        EXPECT_TRUE((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '-') << l;
+      }
+    }
+  }
   EXPECT_NE(lines[0].find("route=cloud reason=low-confidence"), std::string::npos);
   EXPECT_NE(lines[1].find("route=local reason=local-best-effort block=offline mode=offline"), std::string::npos);
   EXPECT_NE(lines[2].find("route=intent reason=intent-confident"), std::string::npos);
