@@ -59,6 +59,11 @@ struct Config {
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;
+  // Router (engine/router): thresholds in percent, cloud cost caps, circuit breaker.
+  uint32_t routerIntentConfidencePercent = 0, routerLocalConfidencePercent = 0, routerSemanticSimilarityPercent = 0;
+  uint32_t cloudMaxPerHour = 0, cloudMaxPerDay = 0;  // 0 = no cloud request at all
+  uint32_t breakerFailures = 0, breakerFailurePercent = 0, breakerWindow = 0;
+  uint32_t breakerBackoffMs = 0, breakerMaxBackoffMs = 0;
   bool operator==(const Config&) const = default;
 };
 

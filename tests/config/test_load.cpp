@@ -28,6 +28,9 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
          connect-timeout-ms="1000" first-byte-timeout-ms="3000"/>
   <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"/>
   <latency simple-ms="250" local-ms="700" first-token-ms="600" hard-timeout-ms="9000"/>
+  <router intent-confidence-percent="55" local-confidence-percent="85" semantic-similarity-percent="92"
+          cloud-max-per-hour="10" cloud-max-per-day="100" breaker-failures="4" breaker-failure-percent="40"
+          breaker-window="20" breaker-backoff-ms="2000" breaker-max-backoff-ms="60000"/>
   <paths state-dir="/data/sotto" log-dir="/data/log" runtime-dir="/tmp/sotto"/>
   <log level="debug"/>
   <watchdog stall-ms="3000" status-interval-ms="500"/>
@@ -74,6 +77,16 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.budgetLocalMs = 700;
   expected.budgetFirstTokenMs = 600;
   expected.hardTimeoutMs = 9000;
+  expected.routerIntentConfidencePercent = 55;
+  expected.routerLocalConfidencePercent = 85;
+  expected.routerSemanticSimilarityPercent = 92;
+  expected.cloudMaxPerHour = 10;
+  expected.cloudMaxPerDay = 100;
+  expected.breakerFailures = 4;
+  expected.breakerFailurePercent = 40;
+  expected.breakerWindow = 20;
+  expected.breakerBackoffMs = 2000;
+  expected.breakerMaxBackoffMs = 60000;
   expected.stateDir = "/data/sotto";
   expected.logDir = "/data/log";
   expected.runtimeDir = "/tmp/sotto";
@@ -216,7 +229,7 @@ TEST(Load, ProblemsAreCappedWithACount) {
   EXPECT_EQ(r.problems[0].format(),
             "many.xml:2: unknown0: unknown element <unknown0> (<sotto> contains audio, model, speech, wake, asr, "
             "threads, privacy, cloud, "
-            "cache, latency, paths, log, watchdog)");
+            "cache, latency, router, paths, log, watchdog)");
   EXPECT_EQ(r.problems[99].line, 101);
   EXPECT_EQ(r.problems[100].format(), "many.xml: 50 more problems not shown");
 }

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Router: wiring of decide() to the breaker, cost caps, latency predictor, log line and metrics.
+#include "engine/router/router.h"
+
+#include <array>
+
+#include "sotto/hal/log.h"
+
+namespace sotto::router {
+namespace {
+bool unitInterval(float v) { return v >= 0.0f && v <= 1.0f; }
+}  // namespace
+
+Result<std::unique_ptr<Router>> Router::create(const RouterOptions& options) {
+  const RouterThresholds& th = options.thresholds;
+  if (!unitInterval(th.intentConfidence) || !unitInterval(th.localConfidence) || !unitInterval(th.semanticSimilarity)) {
+    return makeError(Errc::invalid_argument, "router: confidence and similarity thresholds must be within [0, 1]");
+  }
+  if (Status s = CircuitBreaker::validate(options.breaker); !s) return Error(s.error());
+  if (Status s = CostCaps::validate(options.caps); !s) return Error(s.error());
+  const SupervisorOptions& sup = options.supervisor;
+  if (sup.firstTokenBudget.count() <= 0 || sup.firstTokenBudget > sup.hardTimeout) {
+    return makeError(Errc::invalid_argument, "router: the first-token budget must be > 0 and not above the hard timeout");
+  }
+  return std::unique_ptr<Router>(new Router(options));
+}
+
+Router::Router(const RouterOptions& options)
+    : options_(options), breaker_(options.breaker), caps_(options.caps), latency_(options.latency) {}
+
+RouteInputs Router::complete(RouteInputs in, Millis now) const noexcept {
+  in.cloud.configured = options_.cloudConfigured;
+  in.cloud.breaker = breaker_.admission(now);
+  in.cloud.capReached = caps_.exhausted(now);
+  in.latency.predictedMs = latency_.predictAll();
+  return in;
+}
+
+bool Router::needsLocalConfidence(const RouteInputs& in, Millis now) const noexcept {
+  return router::needsLocalConfidence(complete(in, now), options_.thresholds);
+}
+
+RouteDecision Router::route(const RouteInputs& raw, Millis now) {
+  const RouteInputs in = complete(raw, now);
+  RouteDecision d = decide(in, options_.thresholds);
+  if (d.route == Route::cloud) {
+    // decide() saw the same admission and cap state a moment ago on this thread, so both succeed; if either ever
+    // does not, the request stays off the cloud.
+    if (!breaker_.tryAcquire(now)) {
+      d = decide(complete(raw, now), options_.thresholds);
+    } else if (!caps_.record(now)) {
+      breaker_.onAbandoned();
+      d = decide(complete(raw, now), options_.thresholds);
+    }
+  }
+  metrics_.countDecision(d);
+  if (options_.logDecisions) {
+    std::array<char, kDecisionLineMax> line{};
+    formatDecision(d, in, line);
+    SOTTO_LOG_INFO("router", "decision", "%s", line.data());
+  }
+  return d;
+}
+
+void Router::onCloudSuccess(Millis now) noexcept { breaker_.onSuccess(now); }
+
+void Router::onCloudFailure(Millis now) {
+  const std::uint32_t before = breaker_.timesOpened();
+  breaker_.onFailure(now);
+  if (breaker_.timesOpened() != before) {
+    metrics_.countBreakerOpened();
+    SOTTO_LOG_WARN("router", "breaker-open", "cloud circuit breaker open for %lld ms (opened %u times)",
+                   static_cast<long long>(breaker_.currentBackoff().count()), breaker_.timesOpened());
+  }
+}
+
+void Router::onCloudAbandoned() noexcept { breaker_.onAbandoned(); }
+
+}  // namespace sotto::router
