@@ -119,6 +119,10 @@ Status InferenceContext::eval(std::span<const TokenId> tokens, const EvalOutputs
 }
 
 Status InferenceContext::matmul(const Weight& w, const float* x, size_t m, float* y, size_t yStride) {
+  return backend_->matmul(*pool_, matmulArgs(w, x, m, y, yStride));
+}
+
+hal::MatmulArgs InferenceContext::matmulArgs(const Weight& w, const float* x, size_t m, float* y, size_t yStride) {
   hal::MatmulArgs a;
   a.wType = w.type;
   a.w = w.data;
@@ -130,7 +134,7 @@ Status InferenceContext::matmul(const Weight& w, const float* x, size_t m, float
   a.n = w.rows;
   a.k = w.cols;
   a.scratch = matmulScratch_;
-  return backend_->matmul(*pool_, a);
+  return a;
 }
 
 Status InferenceContext::forward(std::span<const TokenId> tokens, size_t pos0, std::span<float> logitsOut,
@@ -177,9 +181,12 @@ Status InferenceContext::forward(std::span<const TokenId> tokens, size_t pos0, s
     norm.y = xn_.data();
     norm.w = l.attnNorm;
     SOTTO_TRY(be.rmsNorm(pool, norm));
-    SOTTO_TRY(matmul(l.wq, xn_.data(), m, q_.data()));
-    SOTTO_TRY(matmul(l.wk, xn_.data(), m, k_.data()));
-    SOTTO_TRY(matmul(l.wv, xn_.data(), m, v_.data()));
+    {
+      const hal::MatmulArgs qkv[] = {matmulArgs(l.wq, xn_.data(), m, q_.data()),
+                                     matmulArgs(l.wk, xn_.data(), m, k_.data()),
+                                     matmulArgs(l.wv, xn_.data(), m, v_.data())};
+      SOTTO_TRY(backend_->matmulGroup(*pool_, qkv));
+    }
     if (l.bq != nullptr) {
       SOTTO_TRY(be.addBias(pool, std::span<float>(q_.data(), m * Q), std::span<const float>(l.bq, Q), m));
       SOTTO_TRY(be.addBias(pool, std::span<float>(k_.data(), m * KV), std::span<const float>(l.bk, KV), m));
@@ -222,8 +229,11 @@ Status InferenceContext::forward(std::span<const TokenId> tokens, size_t pos0, s
     // Feed-forward block: x += Wdown · (silu(Wgate·n(x)) ⊙ Wup·n(x)).
     norm.w = l.ffnNorm;
     SOTTO_TRY(be.rmsNorm(pool, norm));
-    SOTTO_TRY(matmul(l.gate, xn_.data(), m, gate_.data()));
-    SOTTO_TRY(matmul(l.up, xn_.data(), m, up_.data()));
+    {
+      const hal::MatmulArgs gateUp[] = {matmulArgs(l.gate, xn_.data(), m, gate_.data()),
+                                        matmulArgs(l.up, xn_.data(), m, up_.data())};
+      SOTTO_TRY(backend_->matmulGroup(*pool_, gateUp));
+    }
     const std::span<float> g(gate_.data(), m * F);
     SOTTO_TRY(be.siluMul(pool, g, std::span<const float>(up_.data(), m * F), g));
     SOTTO_TRY(matmul(l.down, gate_.data(), m, xn_.data()));

@@ -74,6 +74,7 @@ class InferenceContext {
   // One forward pass over ≤ maxBatch tokens at position pos0. logitsOut: m × nVocab, or empty (last only).
   Status forward(std::span<const TokenId> tokens, size_t pos0, std::span<float> logitsOut, std::span<float> hiddenSum);
   Status matmul(const Weight& w, const float* x, size_t m, float* y, size_t yStride = 0);
+  hal::MatmulArgs matmulArgs(const Weight& w, const float* x, size_t m, float* y, size_t yStride = 0);
 
   const Model& model_;
   std::unique_ptr<hal::ComputeBackend> backend_;

@@ -133,6 +133,89 @@ TEST_P(Conformance, MatmulEveryWeightTypeMatchesReference) {
   }
 }
 
+// A group (Q, K, V-like members sharing X) gives exactly what its members give one by one on the same backend,
+// whether their activation types agree (one quantization, one pool run) or not (member by member).
+TEST_P(Conformance, MatmulGroupEqualsSeparateMatmuls) {
+  struct Member {
+    DType type;
+    size_t n;
+  };
+  const std::vector<std::vector<Member>> groups = {
+      {{DType::Q4_K, 40}, {DType::Q4_K, 8}, {DType::Q6_K, 8}},  // Q4_K_M's attention: all Q8_K activations
+      {{DType::Q5_0, 33}, {DType::Q8_0, 7}},                    // fallback rows: Q8_0 activations
+      {{DType::Q8_0, 16}, {DType::Q4_1, 16}, {DType::F16, 5}},  // mixed activation types: member by member
+      {{DType::F32, 3}},
+  };
+  const size_t k = 512;
+  for (const auto& g : groups) {
+    for (size_t m : {size_t{1}, size_t{5}}) {
+      const std::vector<float> x = randomFloats(rng_, m * k);
+      std::vector<std::vector<std::byte>> w(g.size());
+      std::vector<std::vector<float>> separate(g.size()), grouped(g.size());
+      size_t scratchBytes = 0;
+      for (const Member& mb : g) scratchBytes = std::max(scratchBytes, dut_->matmulScratchBytes(mb.type, m, k));
+      std::vector<std::byte> scratch(scratchBytes);
+      std::vector<hal::MatmulArgs> args(g.size());
+      for (size_t i = 0; i < g.size(); ++i) {
+        const size_t rb = *hal::rowBytes(g[i].type, k);
+        w[i].resize(g[i].n * rb);
+        for (size_t r = 0; r < g[i].n; ++r) {
+          ASSERT_TRUE(hal::quantizeRow(g[i].type, randomFloats(rng_, k), std::span(w[i]).subspan(r * rb, rb)).ok());
+        }
+        separate[i].assign(m * g[i].n, -7.0f);
+        grouped[i].assign(m * g[i].n, -7.0f);
+        args[i].wType = g[i].type;
+        args[i].w = w[i].data();
+        args[i].x = x.data();
+        args[i].m = m;
+        args[i].n = g[i].n;
+        args[i].k = k;
+        args[i].scratch = scratch;
+      }
+      for (auto& pool : pools_) {
+        for (size_t i = 0; i < g.size(); ++i) {
+          hal::MatmulArgs a = args[i];
+          a.y = separate[i].data();
+          ASSERT_TRUE(dut_->matmul(*pool, a).ok());
+          args[i].y = grouped[i].data();
+        }
+        ASSERT_TRUE(dut_->matmulGroup(*pool, args).ok());
+        for (size_t i = 0; i < g.size(); ++i) {
+          EXPECT_EQ(grouped[i], separate[i]) << GetParam() << " member " << i << " " << hal::dtypeName(g[i].type)
+                                             << " m=" << m << " threads=" << pool->threads();
+        }
+      }
+    }
+  }
+}
+
+TEST_P(Conformance, MatmulGroupRefusesMismatchedMembers) {
+  const size_t k = 64;
+  std::vector<float> x(2 * k, 1.0f), x2(2 * k, 1.0f), y(16, -7.0f);
+  std::vector<std::byte> w(8 * *hal::rowBytes(DType::Q8_0, k));
+  std::vector<std::byte> scratch(dut_->matmulScratchBytes(DType::Q8_0, 2, k));
+  hal::MatmulArgs a;
+  a.wType = DType::Q8_0;
+  a.w = w.data();
+  a.x = x.data();
+  a.y = y.data();
+  a.m = 2;
+  a.n = 4;
+  a.k = k;
+  a.scratch = scratch;
+  hal::MatmulArgs b = a;
+  b.x = x2.data();  // another X
+  const hal::MatmulArgs mismatched[] = {a, b};
+  EXPECT_FALSE(dut_->matmulGroup(*pools_[0], mismatched).ok());
+  const hal::MatmulArgs tooMany[] = {a, a, a, a, a};
+  EXPECT_FALSE(dut_->matmulGroup(*pools_[0], tooMany).ok());
+  hal::MatmulArgs c = a;
+  c.scratch = {};  // the first member's scratch is the one used
+  const hal::MatmulArgs noScratch[] = {c, a};
+  EXPECT_FALSE(dut_->matmulGroup(*pools_[0], noScratch).ok());
+  for (float v : y) EXPECT_EQ(v, -7.0f);
+}
+
 TEST_P(Conformance, GetRowsEveryTypeIsExact) {
   for (DType t : kWeightTypes) {
     const size_t cols = hal::dtypeTraits(static_cast<uint32_t>(t))->blockSize == 256 ? 512 : 96;

@@ -64,10 +64,11 @@ size_t ComputeBackend::attentionScratchFloats(size_t kvLen, unsigned threads) co
   return compute::alignUp(kvLen, 16) * std::max(1u, threads);
 }
 
-Status ComputeBackend::matmul(ThreadPool& pool, const MatmulArgs& in) {
-  if (!supports(ComputeOp::matmul, in.wType)) return unsupportedType(name_, ComputeOp::matmul, in.wType);
-  MatmulArgs a = in;
-  if (a.m == 0 || a.n == 0) return {};
+namespace {
+
+// matmul()'s argument checks, shared with matmulGroup(); resolves zero strides into `a`.
+Status checkMatmul(const ComputeBackend& be, const std::string& name, MatmulArgs& a) {
+  if (!be.supports(ComputeOp::matmul, a.wType)) return unsupportedType(name, ComputeOp::matmul, a.wType);
   if (a.w == nullptr || a.x == nullptr || a.y == nullptr) return bad("matmul", "null tensor");
   if (!blockMultiple(a.wType, a.k) || !blockMultiple(vecDotType(a.wType), a.k) || a.k == 0) {
     return bad("matmul", "k=" + std::to_string(a.k) + " is not a whole number of " + dtypeName(a.wType) + " blocks");
@@ -82,11 +83,49 @@ Status ComputeBackend::matmul(ThreadPool& pool, const MatmulArgs& in) {
   if (reinterpret_cast<uintptr_t>(a.w) % align != 0 || a.wRowBytes % align != 0) {
     return bad("matmul", std::string(dtypeName(a.wType)) + " weights must be " + std::to_string(align) + "-byte aligned");
   }
-  if (a.scratch.size() < matmulScratchBytes(a.wType, a.m, a.k)) {
+  if (a.scratch.size() < be.matmulScratchBytes(a.wType, a.m, a.k)) {
     return bad("matmul", "scratch of " + std::to_string(a.scratch.size()) + " bytes, need " +
-                             std::to_string(matmulScratchBytes(a.wType, a.m, a.k)));
+                             std::to_string(be.matmulScratchBytes(a.wType, a.m, a.k)));
   }
+  return {};
+}
+
+}  // namespace
+
+Status ComputeBackend::matmul(ThreadPool& pool, const MatmulArgs& in) {
+  if (in.m == 0 || in.n == 0) {
+    if (!supports(ComputeOp::matmul, in.wType)) return unsupportedType(name_, ComputeOp::matmul, in.wType);
+    return {};
+  }
+  MatmulArgs a = in;
+  if (Status st = checkMatmul(*this, name_, a); !st) return st;
   doMatmul(pool, a);
+  return {};
+}
+
+Status ComputeBackend::matmulGroup(ThreadPool& pool, std::span<const MatmulArgs> group) {
+  if (group.size() > kMaxMatmulGroup) {
+    return bad("matmul_group", std::to_string(group.size()) + " members, at most " + std::to_string(kMaxMatmulGroup));
+  }
+  std::array<MatmulArgs, kMaxMatmulGroup> args;
+  size_t n = 0;
+  for (const MatmulArgs& in : group) {
+    if (in.x != group[0].x || in.m != group[0].m || in.k != group[0].k || in.xStride != group[0].xStride) {
+      return bad("matmul_group", "members must share x, m, k and xStride");
+    }
+    if (in.m == 0 || in.n == 0) {
+      if (!supports(ComputeOp::matmul, in.wType)) return unsupportedType(name_, ComputeOp::matmul, in.wType);
+      continue;
+    }
+    args[n] = in;
+    if (Status st = checkMatmul(*this, name_, args[n]); !st) return st;
+    // Members quantize X into the first member's scratch: it must be big enough for every activation type.
+    if (group[0].scratch.size() < matmulScratchBytes(in.wType, in.m, in.k)) {
+      return bad("matmul_group", "the first member's scratch is too small for " + std::string(dtypeName(in.wType)));
+    }
+    ++n;
+  }
+  if (n > 0) doMatmulGroup(pool, std::span<const MatmulArgs>(args.data(), n));
   return {};
 }
 

@@ -93,34 +93,55 @@ class CpuBackend final : public ComputeBackend {
 
  protected:
   void doMatmul(ThreadPool& pool, const MatmulArgs& a) override {
-    std::byte* xq = compute::alignedScratch(a.scratch);
-    const size_t xqStride = compute::activationRowStride(a.wType, a.k);
+    doMatmulGroup(pool, std::span<const MatmulArgs>(&a, 1));
+  }
+  // X is quantized once (the members share it and, when their weight types allow, its activation type), then
+  // the rows of every member are shared out in one pool run: fewer barriers per token.
+  void doMatmulGroup(ThreadPool& pool, std::span<const MatmulArgs> group) override {
+    const MatmulArgs& first = group[0];
+    const DType xType = vecDotType(first.wType);
+    for (const MatmulArgs& a : group) {
+      if (vecDotType(a.wType) != xType) {  // rare (mixed activation types): one member at a time
+        for (const MatmulArgs& b : group) doMatmulGroup(pool, std::span<const MatmulArgs>(&b, 1));
+        return;
+      }
+    }
+    std::byte* xq = compute::alignedScratch(first.scratch);
+    const size_t xqStride = compute::activationRowStride(first.wType, first.k);
     if (xqStride != 0) {
-      pool.parallelFor(a.m, 4, [&](size_t r0, size_t r1, unsigned) {
-        compute::ref::quantizeActivations(a.wType, a.x, a.xStride, a.k, xq, r0, r1);
+      pool.parallelFor(first.m, 4, [&](size_t r0, size_t r1, unsigned) {
+        compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r0, r1);
       });
     }
+    std::array<size_t, ComputeBackend::kMaxMatmulGroup + 1> start{};  // first global row of each member
+    for (size_t g = 0; g < group.size(); ++g) start[g + 1] = start[g] + group[g].n;
+    const size_t rows = start[group.size()];
+    pool.parallelFor(rows, rowGrain(rows, first.m, pool.threads()), [&](size_t r0, size_t r1, unsigned) {
+      for (size_t g = 0; g < group.size(); ++g) {
+        const size_t lo = std::max(r0, start[g]), hi = std::min(r1, start[g + 1]);
+        if (lo < hi) mulRows(group[g], xq, xqStride, lo - start[g], hi - start[g]);
+      }
+    });
+  }
+  // Rows [n0, n1) of one matmul against the already quantized X.
+  void mulRows(const MatmulArgs& a, const std::byte* xq, size_t xqStride, size_t n0, size_t n1) const {
     const MatKernels* kernels = kernels_.forType(a.wType);
     if (kernels == nullptr) {
-      pool.parallelFor(a.n, rowGrain(a.n, a.m, pool.threads()),
-                       [&](size_t n0, size_t n1, unsigned) { compute::ref::matmulRows(a, xq, xqStride, n0, n1); });
+      compute::ref::matmulRows(a, xq, xqStride, n0, n1);
       return;
     }
-    MatTile base;
-    base.w = static_cast<const std::byte*>(a.w);
-    base.wRowBytes = a.wRowBytes;
-    base.xq = xqStride != 0 ? xq : reinterpret_cast<const std::byte*>(a.x);
-    base.xqStride = xqStride != 0 ? xqStride : a.xStride * sizeof(float);
-    base.m = a.m;
-    base.k = a.k;
-    base.y = a.y;
-    base.yStride = a.yStride;
-    pool.parallelFor(a.n, rowGrain(a.n, a.m, pool.threads()), [&](size_t n0, size_t n1, unsigned) {
-      MatTile tile = base;
-      tile.n0 = n0;
-      tile.n1 = n1;
-      kernels->mulTile(a.wType, tile);
-    });
+    MatTile tile;
+    tile.w = static_cast<const std::byte*>(a.w);
+    tile.wRowBytes = a.wRowBytes;
+    tile.xq = xqStride != 0 ? xq : reinterpret_cast<const std::byte*>(a.x);
+    tile.xqStride = xqStride != 0 ? xqStride : a.xStride * sizeof(float);
+    tile.m = a.m;
+    tile.k = a.k;
+    tile.y = a.y;
+    tile.yStride = a.yStride;
+    tile.n0 = n0;
+    tile.n1 = n1;
+    kernels->mulTile(a.wType, tile);
   }
   void doGetRows(ThreadPool& pool, const GetRowsArgs& a) override {
     pool.parallelFor(a.ids.size(), 4, [&](size_t i0, size_t i1, unsigned) {

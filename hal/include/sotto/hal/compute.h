@@ -163,6 +163,12 @@ class ComputeBackend {
   size_t attentionScratchFloats(size_t kvLen, unsigned threads) const;
 
   Status matmul(ThreadPool& pool, const MatmulArgs& a);
+  // Up to kMaxMatmulGroup matmuls of the same X (same x, m, k and xStride; e.g. Q, K and V, or gate and up) in one
+  // go: X is quantized once and all weights' rows are shared out in one pool run (one barrier instead of one per
+  // matmul). Each member is checked as matmul() checks it; the first member's scratch is used. Weight types may
+  // differ; a backend may still run members one by one when their activation types differ.
+  static constexpr size_t kMaxMatmulGroup = 4;
+  Status matmulGroup(ThreadPool& pool, std::span<const MatmulArgs> group);
   Status getRows(ThreadPool& pool, const GetRowsArgs& a);
   Status rmsNorm(ThreadPool& pool, const RmsNormArgs& a);
   Status rope(ThreadPool& pool, const RopeArgs& a);
@@ -182,6 +188,10 @@ class ComputeBackend {
   explicit ComputeBackend(std::string name) : name_(std::move(name)) {}
   // Hooks get checked arguments with strides and row sizes already resolved (never 0).
   virtual void doMatmul(ThreadPool& pool, const MatmulArgs& a) = 0;
+  // Default: the members one after the other.
+  virtual void doMatmulGroup(ThreadPool& pool, std::span<const MatmulArgs> group) {
+    for (const MatmulArgs& a : group) doMatmul(pool, a);
+  }
   virtual void doGetRows(ThreadPool& pool, const GetRowsArgs& a) = 0;
   virtual void doRmsNorm(ThreadPool& pool, const RmsNormArgs& a) = 0;
   virtual void doRope(ThreadPool& pool, const RopeArgs& a) = 0;
