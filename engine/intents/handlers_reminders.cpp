@@ -254,7 +254,8 @@ std::string IntentHandlers::alarmWhen(const Alarm& a) const {
   std::string when = clockWords(a.hour, a.minute);
   if (days <= 0) return when + " today";
   if (days == 1) return when + " tomorrow";
-  return when + " on " + std::string(weekdayName(at.weekday));
+  // A week ahead is the same weekday as today: "next Saturday" says which one.
+  return when + (days >= 7 ? " next " : " on ") + std::string(weekdayName(at.weekday));
 }
 
 HandlerOutcome IntentHandlers::alarmSet(const IntentMatch& m) {

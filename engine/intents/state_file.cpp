@@ -97,9 +97,9 @@ bool parseInt(std::string_view s, T& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// A deadline must be a plausible wall-clock instant (2000 .. 2200) so a flipped high bit is caught even if the
-// checksum were to collide.
-bool plausibleDeadline(std::int64_t ms) { return ms > 946684800000LL && ms < 7258118400000LL; }
+// A deadline must be a wall-clock instant before 2200, so a flipped high bit is caught even if the checksum were to
+// collide. Early instants are fine: a device without a real-time clock runs in 1970 until NTP sets the time.
+bool plausibleDeadline(std::int64_t ms) { return ms > 0 && ms < 7258118400000LL; }
 
 Error corrupt(std::string what) { return makeError(Errc::corrupt, std::move(what)); }
 

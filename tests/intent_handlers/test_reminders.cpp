@@ -121,12 +121,12 @@ TEST_F(AlarmTest, Weekdays) {
   // Today is Saturday 15:42.
   EXPECT_EQ(speak("set an alarm for monday at six forty five am"), "Alarm set for six forty-five AM on Monday.");
   EXPECT_EQ(handlers_->reminders().alarms.back().deadlineMs, utcMs(2026, 11, 23, 6, 45));
-  EXPECT_EQ(speak("set an alarm for saturday at nine am"), "Alarm set for nine AM on Saturday.");  // a week ahead
+  EXPECT_EQ(speak("set an alarm for saturday at nine am"), "Alarm set for nine AM next Saturday.");  // a week ahead
   EXPECT_EQ(handlers_->reminders().alarms.back().deadlineMs, utcMs(2026, 11, 28, 9, 0));
   EXPECT_EQ(speak("set an alarm for saturday at five pm"), "Alarm set for five PM today.");
   EXPECT_EQ(speak("wake me up tomorrow at eight"), "Alarm set for eight AM tomorrow.");
   EXPECT_EQ(speak("cancel the alarm"),
-            "You have four alarms: five PM today, eight AM tomorrow, six forty-five AM on Monday and nine AM on "
+            "You have four alarms: five PM today, eight AM tomorrow, six forty-five AM on Monday and nine AM next "
             "Saturday. Which one should I cancel?");
   EXPECT_EQ(lastIntent(), "alarm.cancel");
   EXPECT_EQ(speak("cancel my six forty five am alarm"), "Your six forty-five AM alarm is cancelled.");

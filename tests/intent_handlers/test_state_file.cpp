@@ -55,6 +55,24 @@ TEST(StateFile, EncodeDecodeRoundTrip) {
   EXPECT_TRUE(e->timers.empty());
 }
 
+TEST(StateFile, FuzzSeedsWrittenByAnotherEncoderDecode) {
+  // tests/fuzz/corpus/reminders was written by a Python script (zlib's CRC-32): the format is what the comment says.
+  const std::string dir = std::string(SOTTO_SOURCE_DIR) + "/tests/fuzz/corpus/reminders/";
+  auto both = si::decodeReminderState(sotto::test::readFile(dir + "both"));
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  EXPECT_EQ(both->nextId, 12u);
+  ASSERT_EQ(both->timers.size(), 1u);
+  EXPECT_EQ(both->timers[0], (si::Timer{10, "tea", 90000, 1763739820000}));
+  ASSERT_EQ(both->alarms.size(), 1u);
+  EXPECT_EQ(both->alarms[0], (si::Alarm{11, 6, 45, 1763880300000}));
+  auto timers = si::decodeReminderState(sotto::test::readFile(dir + "timers"));
+  ASSERT_TRUE(timers.ok()) << timers.error().message;
+  EXPECT_EQ(timers->timers.size(), 3u);
+  EXPECT_EQ(timers->timers[2].name, "sweet potato");
+  EXPECT_FALSE(si::decodeReminderState(sotto::test::readFile(dir + "truncated")).ok());
+  EXPECT_FALSE(si::decodeReminderState(sotto::test::readFile(dir + "bitflip")).ok());
+}
+
 TEST(StateFile, EveryTruncationIsDetected) {
   const std::string bytes = si::encodeReminderState(sample());
   for (std::size_t n = 0; n < bytes.size(); ++n) {
