@@ -6,6 +6,14 @@
 
 namespace sotto::intents::detail {
 
+bool pluralOf(std::string_view a, std::string_view b) {
+  auto plural = [](std::string_view s, std::string_view p) {
+    return (p.size() == s.size() + 1 && p.back() == 's' && p.substr(0, s.size()) == s) ||
+           (p.size() == s.size() + 2 && p.substr(s.size()) == "es" && p.substr(0, s.size()) == s);
+  };
+  return plural(a, b) || plural(b, a);
+}
+
 std::vector<std::string> lowerWords(std::string_view text) {
   std::vector<std::string> words;
   std::string cur;
@@ -29,19 +37,15 @@ bool containsPhrase(const std::vector<std::string>& words, std::string_view phra
   if (p.empty() || p.size() > words.size()) return false;
   for (std::size_t i = 0; i + p.size() <= words.size(); ++i) {
     bool all = true;
-    for (std::size_t k = 0; k < p.size() && all; ++k) all = namesMatch(words[i + k], p[k]);
+    // Exact or singular/plural only: an edit distance here would read "timer" as a timer named "time".
+    for (std::size_t k = 0; k < p.size() && all; ++k) all = words[i + k] == p[k] || pluralOf(words[i + k], p[k]);
     if (all) return true;
   }
   return false;
 }
 
 bool namesMatch(std::string_view a, std::string_view b) {
-  if (a == b) return true;
-  auto plural = [](std::string_view s, std::string_view p) {
-    return (p.size() == s.size() + 1 && p.back() == 's' && p.substr(0, s.size()) == s) ||
-           (p.size() == s.size() + 2 && p.substr(s.size()) == "es" && p.substr(0, s.size()) == s);
-  };
-  if (plural(a, b) || plural(b, a)) return true;
+  if (a == b || pluralOf(a, b)) return true;
   if (a.size() < 4 || b.size() < 4) return false;
   // Levenshtein distance <= 1.
   if (a.size() > b.size()) std::swap(a, b);

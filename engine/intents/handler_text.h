@@ -15,6 +15,8 @@ namespace sotto::intents::detail {
 std::vector<std::string> lowerWords(std::string_view text);
 // True when the words of phrase ("pasta", "sweet potato") occur consecutively in words.
 bool containsPhrase(const std::vector<std::string>& words, std::string_view phrase);
+// One word is the other plus "s" or "es".
+bool pluralOf(std::string_view a, std::string_view b);
 // Names match exactly, as singular/plural ("egg"/"eggs") or within one edit for names of four letters or more.
 bool namesMatch(std::string_view a, std::string_view b);
 

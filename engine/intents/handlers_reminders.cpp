@@ -158,12 +158,7 @@ HandlerOutcome IntentHandlers::timerSet(const IntentMatch& m) {
                      ". Cancel one first.",
                  "timer.set: limit reached");
   }
-  Status saved;
-  if (!replaced.empty()) {
-    Status removed = reminders_.removeTimers(replaced);
-    (void)removed;  // the add below saves the final state
-  }
-  saved = reminders_.addTimer(name, s * 1000, now + s * 1000);
+  const Status saved = reminders_.addTimer(name, s * 1000, now + s * 1000, nullptr, replaced);
   HandlerOutcome o;
   if (!replaced.empty()) {
     o = reply("timer.set", "I've restarted your " + name + " timer for " + durationWords(s) + ".");

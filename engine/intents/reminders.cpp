@@ -52,7 +52,9 @@ Reminders::LoadReport Reminders::load(std::int64_t nowMs) {
   return report;
 }
 
-Status Reminders::addTimer(std::string name, std::int64_t durationMs, std::int64_t deadlineMs, Timer* added) {
+Status Reminders::addTimer(std::string name, std::int64_t durationMs, std::int64_t deadlineMs, Timer* added,
+                           std::span<const std::uint32_t> replacing) {
+  removeIds(state_.timers, replacing);
   Timer t;
   t.id = state_.nextId++;
   t.name = std::move(name);

@@ -41,7 +41,9 @@ class Reminders {
 
   // Mutations change the in-memory state and then save it. The returned Status is the save's: on failure the
   // in-memory state still holds the change (the device keeps working; it will not survive a restart).
-  Status addTimer(std::string name, std::int64_t durationMs, std::int64_t deadlineMs, Timer* added = nullptr);
+  // replacing: timers removed in the same save (restarting a named timer costs one write, not two).
+  Status addTimer(std::string name, std::int64_t durationMs, std::int64_t deadlineMs, Timer* added = nullptr,
+                  std::span<const std::uint32_t> replacing = {});
   Status addAlarm(int hour, int minute, std::int64_t deadlineMs, Alarm* added = nullptr);
   Status removeTimers(std::span<const std::uint32_t> ids);
   Status removeAlarms(std::span<const std::uint32_t> ids);

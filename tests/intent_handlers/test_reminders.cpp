@@ -38,6 +38,9 @@ TEST_F(TimerTest, SeveralNamedTimers) {
   // The same name again restarts that timer instead of adding a second one.
   EXPECT_EQ(speak("set a pasta timer for ten minutes"), "I've restarted your pasta timer for ten minutes.");
   EXPECT_EQ(handlers_->reminders().timers.size(), 3u);
+  // A name one letter from "timer" is not found in every query that says "timer".
+  EXPECT_EQ(speak("set a tiger timer for two minutes"), "Tiger timer set for two minutes.");
+  EXPECT_EQ(speak("how long is left on the pasta timer"), "Your pasta timer has ten minutes left.");
 }
 
 TEST_F(TimerTest, CancelByNameAndAll) {
