@@ -4,10 +4,15 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <string_view>
+#include <vector>
 #include <string>
 
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
+#include "engine/intents/clock.h"
+#include "engine/intents/handlers.h"
 #include "engine/intents/matcher.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
@@ -19,18 +24,51 @@ namespace {
 
 void intentUsage(FILE* out) {
   std::fprintf(out,
-               "Usage: sotto intent [--catalogue PATH] [--json | --grammar]\n"
+               "Usage: sotto intent [--catalogue PATH] [--json | --grammar] [--answer [--state-dir DIR]]\n"
                "Matches one utterance per stdin line against the intent catalogue and prints one line each.\n"
                "\n"
                "  --json            {\"text\":...,\"intent\":...,\"slots\":{...},\"confidence\":...} per line;\n"
                "                    \"intent\":\"none\" with \"slots\":{} when no deterministic handler applies\n"
                "                    (without --json: intent, confidence and slots as plain text)\n"
                "  --grammar         print the catalogue's phrasings as a JSGF grammar and exit\n"
+               "  --answer          also run the intent's handler and print its spoken answer and effect\n"
+               "                    (JSON: \"status\", \"answer\", \"effect\", \"effect_value\", \"reason\"); timers\n"
+               "                    and alarms that come due are announced before the next line\n"
+               "  --state-dir DIR   with --answer: keep timers and alarms in DIR (as sottod does in\n"
+               "                    paths.state-dir); without it they live only while this command runs\n"
                "  --catalogue PATH  the catalogue to load. Default: %s; when that file does not exist\n"
                "                    (a developer build that was not installed) the source tree's\n"
                "                    %s\n",
                intents::kDefaultCataloguePath,
                *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
+}
+
+std::string jsonString(std::string_view v) {
+  std::string out = "\"";
+  for (const char c : v) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void printAnnouncements(const std::vector<intents::Announcement>& list, bool json) {
+  for (const intents::Announcement& a : list) {
+    if (json) {
+      std::printf("{\"announcement\":%s,\"effect\":\"%s\"}\n", jsonString(a.speech).c_str(),
+                  std::string(intents::effectName(a.effect.kind)).c_str());
+    } else {
+      std::printf("announcement: %s\n", a.speech.c_str());
+    }
+  }
 }
 
 bool exists(const std::string& path) {
@@ -41,8 +79,8 @@ bool exists(const std::string& path) {
 }  // namespace
 
 int cmdIntent(int argc, char** argv) {
-  std::string path;
-  bool json = false, grammar = false;
+  std::string path, stateDir;
+  bool json = false, grammar = false, answer = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -51,6 +89,10 @@ int cmdIntent(int argc, char** argv) {
     }
     if (a == "--json") {
       json = true;
+    } else if (a == "--answer") {
+      answer = true;
+    } else if (a == "--state-dir" && i + 1 < argc) {
+      stateDir = argv[++i];
     } else if (a == "--grammar") {
       grammar = true;
     } else if ((a == "--catalogue" || a == "-c") && i + 1 < argc) {
@@ -82,12 +124,38 @@ int cmdIntent(int argc, char** argv) {
   const intents::Matcher matcher(std::move(*cat));
   intents::MatchWorkspace ws;
   intents::IntentMatch m;
+  const intents::SystemClock clock;
+  const intents::SystemTimeZone zone;
+  std::unique_ptr<intents::IntentHandlers> handlers;
+  if (answer) {
+    handlers = std::make_unique<intents::IntentHandlers>(intents::IntentHandlers::Options{stateDir}, clock, zone);
+    const intents::StartReport report = handlers->start();
+    for (const std::string& w : report.warnings) std::fprintf(stderr, "sotto intent: %s\n", w.c_str());
+    printAnnouncements(report.announcements, json);
+  } else if (!stateDir.empty()) {
+    std::fprintf(stderr, "sotto intent: --state-dir needs --answer\n");
+    return 2;
+  }
+  const intents::DeviceStatus device;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     matcher.match(line, ws, m);
+    intents::HandlerOutcome outcome;
+    if (handlers) {
+      printAnnouncements(handlers->fireDue(), json);
+      outcome = handlers->handle(m, line, device);
+      if (!outcome.warning.empty()) std::fprintf(stderr, "sotto intent: %s\n", outcome.warning.c_str());
+    }
     if (json) {
       std::string out = intents::toJson(line, m);
+      if (handlers) {
+        out.pop_back();  // the closing brace: the handler's fields follow
+        out += ",\"status\":\"" + std::string(intents::statusName(outcome.status)) + "\",\"answer\":" +
+               jsonString(outcome.status == intents::HandlerOutcome::Status::escalate ? outcome.fallback : outcome.speech) +
+               ",\"effect\":\"" + std::string(intents::effectName(outcome.effect.kind)) +
+               "\",\"effect_value\":" + std::to_string(outcome.effect.value) + ",\"reason\":" + jsonString(outcome.reason) + "}";
+      }
       out += '\n';
       std::fputs(out.c_str(), stdout);
     } else {
@@ -101,6 +169,14 @@ int cmdIntent(int argc, char** argv) {
         }
       }
       std::printf("\n");
+      if (handlers) {
+        std::printf("  %s: %s", std::string(intents::statusName(outcome.status)).c_str(),
+                    outcome.status == intents::HandlerOutcome::Status::answered ? outcome.speech.c_str() : outcome.reason.c_str());
+        if (outcome.effect.kind != intents::EffectKind::none) {
+          std::printf(" [%s %d]", std::string(intents::effectName(outcome.effect.kind)).c_str(), outcome.effect.value);
+        }
+        std::printf("\n");
+      }
     }
   }
   return std::fflush(stdout) == 0 ? 0 : 1;

@@ -33,7 +33,7 @@ TEST(Catalogue, ShippedFileLoads) {
   const char* expected[] = {"time.query",   "date.query",  "timer.query",  "timer.set",       "timer.cancel",
                             "alarm.set",    "volume.up",   "volume.down",  "volume.mute",     "volume.set",
                             "stop",         "repeat",      "privacy.offline", "privacy.online", "weather.query",
-                            "convert.units", "math.compute"};
+                            "convert.units", "math.compute", "alarm.cancel", "alarm.query"};
   EXPECT_EQ(cat->intents().size(), std::size(expected));
   for (const char* name : expected) EXPECT_GE(cat->intentIndex(name), 0) << name;
   EXPECT_GT(cat->patterns().size(), 100u);
