@@ -3,6 +3,8 @@
 // that never fails: a bad file is set aside and reported.
 #include "engine/intents/state_file.h"
 
+#include "sotto/hal/atomic_file.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -246,44 +248,9 @@ Status writeFileAtomic(const std::string& dir, const std::string& name, std::str
   } else if (!S_ISDIR(st.st_mode)) {
     return makeError(Errc::io, "cannot save " + path + ": " + dir + " is not a directory");
   }
-  std::string tmp = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return makeError(errno == EACCES || errno == EROFS ? Errc::permission : Errc::io,
-                               osError("cannot create a temporary file in " + dir, errno));
-  auto fail = [&](const std::string& what, int err) -> Status {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return makeError(Errc::io, osError(what, err));
-  };
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write " + tmp, errno);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  // Durable before the rename: otherwise a power cut could leave an empty file under the final name.
-  if (::fsync(fd) != 0) return fail("cannot fsync " + tmp, errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return makeError(Errc::io, osError("cannot close " + tmp, err));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return makeError(Errc::io, osError("cannot rename " + tmp + " to " + path, err));
-  }
-  // The rename is durable only once the directory entry is.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return makeError(Errc::io, osError("cannot open " + dir + " to fsync it", errno));
-  const int rc = ::fsync(dfd);
-  const int err = errno;
-  ::close(dfd);
-  if (rc != 0) return makeError(Errc::io, osError("cannot fsync directory " + dir, err));
-  return {};
+  // The one crash-safe write (temp file, fsync, rename, fsync of the directory).
+  const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  return hal::writeFileAtomic(path, std::span<const std::uint8_t>(p, bytes.size()), 0600);
 }
 
 StateLoad loadReminderStateFile(const std::string& dir, std::int64_t nowMs) {
