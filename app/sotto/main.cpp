@@ -26,6 +26,7 @@ void usage(FILE* out) {
       "                         wake word and speech recognition on a WAV file (see listen --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
       "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
+      "  ask [OPTIONS] TEXT     route one request (intents, cache, local model, cloud) and stream the answer\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   if (cmd == "tokenize") return sotto::cli::cmdTokenize(argc - 1, argv + 1);
   if (cmd == "pii") return sotto::cli::cmdPii(argc - 1, argv + 1);
   if (cmd == "intent") return sotto::cli::cmdIntent(argc - 1, argv + 1);
+  if (cmd == "ask") return sotto::cli::cmdAsk(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
   if (cmd == "check-config") {

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// Brain: classify, match, look up, decide, then answer from the handler, the cache, the local model or the cloud.
+#include "app/brain/brain.h"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <vector>
+
+#include "engine/intents/catalogue.h"
+#include "engine/intents/clock.h"
+#include "engine/intents/handlers.h"
+#include "engine/intents/matcher.h"
+#include "engine/llm/chat_template.h"
+#include "engine/llm/generator.h"
+#include "engine/llm/model.h"
+#include "engine/llm/tokenizer.h"
+#include "engine/privacy/pii.h"
+#include "engine/router/local_confidence.h"
+#include "engine/router/router.h"
+
+namespace sotto::brain {
+namespace {
+
+router::Millis now() { return router::steadyNow(); }
+
+// The local model with its tokenizer and chat template; absent when no model is configured or it failed to load.
+struct LocalModel {
+  std::unique_ptr<llm::Model> model;
+  std::unique_ptr<llm::Tokenizer> tokenizer;
+  std::optional<llm::ChatTemplate> chat;
+  std::unique_ptr<llm::Generator> generator;
+};
+
+Result<LocalModel> loadLocal(const std::string& path, const config::Config& c) {
+  LocalModel m;
+  auto model = llm::Model::load(path);
+  if (!model) return std::move(model).error();
+  m.model = std::move(*model);
+  auto tok = llm::Tokenizer::fromGguf(m.model->file());
+  if (!tok) return std::move(tok).error();
+  m.tokenizer = std::move(*tok);
+  const auto tmpl = m.model->file().getString("tokenizer.chat_template");
+  auto chat = llm::ChatTemplate::detect(tmpl ? *tmpl : std::string_view{});
+  if (chat) m.chat = std::move(*chat);  // without a template the prompt is the plain text (base models)
+  llm::GeneratorOptions go;
+  go.context.threads = c.llmThreads;
+  go.context.nCtx = c.contextTokens;  // capped by the model's training context
+  auto gen = llm::Generator::create(*m.model, *m.tokenizer, go);
+  if (!gen) return std::move(gen).error();
+  m.generator = std::move(*gen);
+  return m;
+}
+
+// Collects the model's first tokens (for its confidence) and, once the route is known, streams the rest.
+struct TokenCollector final : llm::GenerationSink {
+  std::vector<llm::TokenId> ids;
+  std::string text;
+  AskSink* live = nullptr;  // null while deciding: text is held back until the route is local
+  std::optional<router::Millis> firstToken;
+  void onToken(const llm::GeneratedToken& t) override {
+    if (!firstToken) firstToken = now();
+    ids.push_back(t.id);
+    text.append(t.text);
+    if (live != nullptr && !t.text.empty()) live->onText(t.text);
+  }
+  void onTextEnd(std::string_view tail) override {
+    text.append(tail);
+    if (live != nullptr && !tail.empty()) live->onText(tail);
+  }
+};
+
+}  // namespace
+
+struct Brain::Impl {
+  config::Config config;
+  BrainOverrides overrides;
+  std::vector<std::string> warnings;
+  std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
+
+  std::unique_ptr<privacy::PiiClassifier> pii;
+  std::optional<intents::Matcher> matcher;
+  intents::MatchWorkspace matchSpace;
+  intents::SystemClock clock;
+  intents::SystemTimeZone zone;
+  std::unique_ptr<intents::IntentHandlers> handlers;
+  intents::DeviceStatus device;
+  std::optional<LocalModel> local;
+  std::unique_ptr<router::Router> router;
+
+  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel);
+  // Generates up to `maxTokens` more tokens of the local answer into `c` (streaming when c.live is set).
+  Result<llm::GenerationResult> generateLocal(std::string_view text, TokenCollector& c, size_t maxTokens,
+                                              const pipeline::CancelToken* cancel);
+  std::string localPrompt(std::string_view text) const;
+};
+
+std::string Brain::Impl::localPrompt(std::string_view text) const {
+  if (!local->chat) return std::string(text);
+  const llm::ChatMessage messages[] = {{"user", text}};
+  return local->chat->apply(messages, true);
+}
+
+Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, TokenCollector& c, size_t maxTokens,
+                                                         const pipeline::CancelToken* cancel) {
+  // Continuing: the prompt is the previous prompt plus what was generated; the prefix cache makes it free.
+  std::vector<llm::TokenId> prompt = local->tokenizer->tokenize(localPrompt(text), true, true);
+  prompt.insert(prompt.end(), c.ids.begin(), c.ids.end());
+  llm::GenerateOptions o;
+  o.maxTokens = maxTokens;
+  o.sampling.temperature = 0.0f;  // a speaker's answer should not change from one ask to the next
+  return local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
+}
+
+Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
+  AskResult out;
+  router::RouteInputs in;
+  in.mode = mode.load();
+  in.forced = overrides.forced;
+
+  // 1. Personal data: the verdict decides whether anything may leave the device.
+  privacy::SpanBuffer spans;
+  if (auto st = pii->classify(text, spans); !st) {
+    // Too long to check completely: treat it as wholly sensitive.
+    in.pii = router::PiiVerdict::localOnly;
+  } else if (spans.overflowed()) {
+    in.pii = router::PiiVerdict::localOnly;
+  } else if (!spans.empty()) {
+    in.pii = router::PiiVerdict::localOnly;  // refined by the per-type policy (privacy branch)
+  }
+
+  // 2. Intents: a confident match with a handler that answers.
+  intents::IntentMatch match;
+  std::optional<intents::HandlerOutcome> handled;
+  if (matcher) {
+    matcher->match(text, matchSpace, match);
+    in.intent.matched = match.intent >= 0;
+    in.intent.confidence = static_cast<float>(match.confidence);
+    if (in.intent.matched && handlers) {
+      handled = handlers->handle(match, text, device);
+      if (handled->status != intents::HandlerOutcome::Status::answered) in.intent.matched = false;
+      if (!handled->warning.empty()) sink.onWarning(handled->warning);
+    }
+  }
+
+  // 3. Local model confidence, when the decision depends on it.
+  TokenCollector collected;
+  in.local.available = local.has_value();
+  const auto tDecide = now();
+  if (local && router->needsLocalConfidence(in, tDecide)) {
+    auto r = generateLocal(text, collected, 8, cancel);
+    if (!r) {
+      sink.onWarning("local model: " + r.error().message);
+      in.local = router::LocalInput{};
+    } else {
+      in.local = router::localInputFrom(r->confidence);
+    }
+  }
+
+  // 4. Decide.
+  const router::RouteDecision d = router->route(in, now());
+  char line[router::kDecisionLineMax];
+  const size_t len = router::formatDecision(d, router->complete(in, now()), line);
+  sink.onDecision(d, std::string_view(line, len));
+  out.route = d.route;
+  out.reason = d.reason;
+
+  // 5. Answer.
+  switch (d.route) {
+    case router::Route::intent: {
+      out.answer = handled ? handled->speech : std::string();
+      if (!out.answer.empty()) sink.onText(out.answer);
+      break;
+    }
+    case router::Route::local: {
+      sink.onText(collected.text);
+      collected.live = &sink;
+      const size_t have = collected.ids.size();
+      if (have < overrides.maxAnswerTokens) {
+        auto r = generateLocal(text, collected, overrides.maxAnswerTokens - have, cancel);
+        if (!r) return std::move(r).error();
+      }
+      out.answer = collected.text;
+      break;
+    }
+    case router::Route::cache:
+    case router::Route::cloud:
+    case router::Route::cannotAnswer: {
+      out.route = router::Route::cannotAnswer;
+      out.answer = router::kCannotAnswerText;
+      sink.onText(out.answer);
+      break;
+    }
+  }
+  if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
+  return out;
+}
+
+Brain::Brain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Brain::~Brain() = default;
+
+Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const BrainOverrides& overrides) {
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  impl->overrides = overrides;
+  impl->mode = overrides.privacy ? *overrides.privacy : static_cast<router::PrivacyMode>(config.privacy);
+  const std::string stateDir = overrides.stateDir ? *overrides.stateDir : config.stateDir;
+
+  auto pii = privacy::PiiClassifier::create();
+  if (!pii) return std::move(pii).error();  // no way to tell what may leave: refuse to start
+  impl->pii = std::move(*pii);
+
+  const std::string catalogue =
+      overrides.cataloguePath.empty() ? std::string(intents::kDefaultCataloguePath) : overrides.cataloguePath;
+  if (auto cat = intents::Catalogue::loadFile(catalogue)) {
+    impl->matcher.emplace(std::move(*cat));
+    impl->handlers = std::make_unique<intents::IntentHandlers>(intents::IntentHandlers::Options{stateDir},
+                                                               impl->clock, impl->zone);
+    const intents::StartReport report = impl->handlers->start();
+    for (const std::string& w : report.warnings) impl->warnings.push_back("intents: " + w);
+  } else {
+    impl->warnings.push_back("intents disabled: " + cat.error().message);
+  }
+
+  const std::string modelPath = overrides.modelPath ? *overrides.modelPath : config.modelPath;
+  if (!modelPath.empty()) {
+    if (auto m = loadLocal(modelPath, config)) {
+      impl->local = std::move(*m);
+    } else {
+      impl->warnings.push_back("local model disabled: " + m.error().message);
+    }
+  }
+
+  router::RouterOptions ro;
+  ro.thresholds.intentConfidence = static_cast<float>(config.routerIntentConfidencePercent) / 100.0f;
+  ro.thresholds.localConfidence = static_cast<float>(config.routerLocalConfidencePercent) / 100.0f;
+  ro.thresholds.semanticSimilarity = static_cast<float>(config.routerSemanticSimilarityPercent) / 100.0f;
+  ro.thresholds.cloudBudgetMs = config.hardTimeoutMs;
+  ro.breaker = {config.breakerFailures, config.breakerFailurePercent, config.breakerWindow,
+                router::Millis{config.breakerBackoffMs}, router::Millis{config.breakerMaxBackoffMs}};
+  ro.caps = {config.cloudMaxPerHour, config.cloudMaxPerDay};
+  ro.latency.priorMs = {config.budgetSimpleMs, config.budgetSimpleMs, config.budgetLocalMs, 0, 0};
+  ro.supervisor = {router::Millis{config.budgetFirstTokenMs}, router::Millis{config.hardTimeoutMs}};
+  ro.cloudConfigured = false;
+  ro.logDecisions = false;  // the caller shows the line (sotto ask) or logs it (daemon)
+  auto router = router::Router::create(ro);
+  if (!router) return std::move(router).error();
+  impl->router = std::move(*router);
+  return std::unique_ptr<Brain>(new Brain(std::move(impl)));
+}
+
+Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
+  return impl_->ask(text, sink, cancel);
+}
+
+void Brain::setPrivacyMode(router::PrivacyMode mode) { impl_->mode = mode; }
+router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
+const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
+
+}  // namespace sotto::brain

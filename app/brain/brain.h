@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// Brain: everything between a transcript (or typed text) and the answer stream — PII, intents and their handlers,
+// the answer cache, the local model, the router and the anonymized cloud escalation — wired from the config.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "app/config/config.h"
+#include "engine/pipeline/cancel_token.h"
+#include "engine/router/decision.h"
+#include "engine/router/route.h"
+#include "sotto/hal/result.h"
+
+namespace sotto::brain {
+
+// Command-line overrides of the config (sotto ask).
+struct BrainOverrides {
+  std::optional<router::PrivacyMode> privacy;
+  router::ForcedRoute forced = router::ForcedRoute::automatic;
+  std::optional<std::string> cloudUrl;   // --cloud URL (http:// only for loopback)
+  std::optional<std::string> modelPath;  // --model FILE ("" = no local model)
+  std::optional<std::string> stateDir;   // timers, cache, keys, audit log
+  std::string cataloguePath;             // intent catalogue; empty = the installed one
+  unsigned maxAnswerTokens = 96;         // local model answers
+};
+
+// What one request did. `sent` holds exactly the bytes that left the device (the HTTP request body), if any.
+struct AskResult {
+  router::Route route = router::Route::cannotAnswer;
+  router::Reason reason = router::Reason::noAnswerSource;
+  bool escalated = false;
+  std::optional<std::string> sent;
+  std::string anonymized;  // the anonymized prompt sent to the cloud (empty when nothing left)
+  std::string answer;      // the full answer as spoken (placeholders restored)
+  bool filler = false;     // "Let me check that." was spoken while waiting
+  bool fellBack = false;   // the first route failed and another answered
+};
+
+// Events of one request as they happen. The brain thread calls them; they must not call back into the Brain.
+class AskSink {
+ public:
+  virtual void onDecision(const router::RouteDecision& decision, std::string_view logLine) {
+    (void)decision;
+    (void)logLine;
+  }
+  virtual void onFiller(std::string_view text) { (void)text; }
+  virtual void onText(std::string_view piece) = 0;  // answer text, streamed
+  virtual void onWarning(std::string_view message) { (void)message; }
+
+ protected:
+  AskSink() = default;
+  AskSink(const AskSink&) = default;
+  AskSink& operator=(const AskSink&) = default;
+  ~AskSink() = default;
+};
+
+// Threads: create() and ask() on the brain thread (ask blocks until the answer is complete or cancelled); cancel
+// through the token from any thread. Parts that fail to load (model file, catalogue, cache file, key) are
+// reported by warnings() and the brain answers with what is left (e.g. intents only).
+class Brain {
+ public:
+  static Result<std::unique_ptr<Brain>> create(const config::Config& config, const BrainOverrides& overrides);
+  ~Brain();
+  Brain(const Brain&) = delete;
+  Brain& operator=(const Brain&) = delete;
+
+  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr);
+
+  // Run-time privacy switch (the "privacy offline/online" intents and the control API use it).
+  void setPrivacyMode(router::PrivacyMode mode);
+  router::PrivacyMode privacyMode() const;
+  // What could not be loaded at create(), one line each.
+  const std::vector<std::string>& warnings() const;
+
+  struct Impl;
+
+ private:
+  explicit Brain(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sotto::brain

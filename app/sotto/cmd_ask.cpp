@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// sotto ask: routes one request through the brain (PII, intents, cache, local model, cloud) and streams the answer.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "app/brain/brain.h"
+#include "app/config/config.h"
+#include "app/sotto/commands.h"
+#include "engine/intents/catalogue.h"
+
+namespace sotto::cli {
+namespace {
+
+void askUsage(FILE* out) {
+  std::fputs(
+      "Usage: sotto ask [OPTIONS] TEXT\n"
+      "Routes one request as the speaker would (PII check, intents, answer cache, local model, anonymized\n"
+      "cloud escalation where the privacy mode allows) and streams the answer. Prints the route, the reason, the\n"
+      "anonymized request if anything left the device, and the answer.\n"
+      "\n"
+      "  --json               one JSON object per event; the last is {\"event\":\"done\",\"route\":...,\"reason\":...,\n"
+      "                       \"escalated\":bool,\"sent\":\"exact request bytes\"|null}\n"
+      "  --privacy MODE       offline, private or standard (default: the config's privacy.mode)\n"
+      "  --route ROUTE        auto (default), intent, cache, local or cloud: force a route (still subject to the\n"
+      "                       privacy mode)\n"
+      "  --cloud URL          an OpenAI-compatible server (http:// only for loopback); overrides cloud.endpoint\n"
+      "  --model FILE         the local GGUF model; overrides model.path (\"\" = none)\n"
+      "  --config FILE        configuration (default /etc/sotto/sotto.xml when it exists, else the defaults)\n"
+      "  --state-dir DIR      timers, answer cache, device key, audit log (default: paths.state-dir)\n"
+      "  --catalogue FILE     intent catalogue (default /etc/sotto/intents.xml)\n"
+      "  -n N                 local answers: tokens at most (default 96)\n"
+      "\n"
+      "Exit status: 0 answered (or said plainly that it cannot), 1 runtime error, 2 usage or config error.\n",
+      out);
+}
+
+std::string json(std::string_view v) {
+  std::string o = "\"";
+  for (const unsigned char c : v) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          o += b;
+        } else {
+          o += static_cast<char>(c);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+class PrintSink final : public brain::AskSink {
+ public:
+  explicit PrintSink(bool asJson) : json_(asJson) {}
+  void onDecision(const router::RouteDecision& d, std::string_view line) override {
+    if (json_) {
+      std::printf("{\"event\":\"decision\",\"route\":\"%s\",\"reason\":\"%s\",\"text\":%s,\"line\":%s}\n",
+                  router::routeName(d.route), router::reasonName(d.reason), json(d.text()).c_str(),
+                  json(line).c_str());
+    } else {
+      std::printf("route: %s (%s)\n", router::routeName(d.route), d.text());
+    }
+    std::fflush(stdout);
+  }
+  void onFiller(std::string_view text) override {
+    if (json_) {
+      std::printf("{\"event\":\"filler\",\"text\":%s}\n", json(text).c_str());
+    } else {
+      std::printf("%.*s\n", static_cast<int>(text.size()), text.data());
+    }
+    std::fflush(stdout);
+  }
+  void onText(std::string_view piece) override {
+    if (piece.empty()) return;
+    if (json_) {
+      std::printf("{\"event\":\"text\",\"text\":%s}\n", json(piece).c_str());
+    } else {
+      if (!started_) std::fputs("answer: ", stdout);
+      std::fwrite(piece.data(), 1, piece.size(), stdout);
+    }
+    started_ = true;
+    std::fflush(stdout);
+  }
+  void onWarning(std::string_view message) override {
+    std::fprintf(stderr, "sotto ask: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+  }
+  bool started() const { return started_; }
+
+ private:
+  bool json_;
+  bool started_ = false;
+};
+
+}  // namespace
+
+int cmdAsk(int argc, char** argv) {
+  brain::BrainOverrides ov;
+  std::string configPath, text;
+  bool asJson = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    auto need = [&](const char* what) {
+      if (v == nullptr) std::fprintf(stderr, "sotto ask: %s needs %s (see sotto ask --help)\n", a.c_str(), what);
+      return v != nullptr;
+    };
+    if (a == "-h" || a == "--help") {
+      askUsage(stdout);
+      return 0;
+    } else if (a == "--json") {
+      asJson = true;
+    } else if (a == "--privacy") {
+      if (!need("a mode")) return 2;
+      router::PrivacyMode m;
+      if (!router::parsePrivacyMode(v, m)) {
+        std::fprintf(stderr, "sotto ask: --privacy must be offline, private or standard\n");
+        return 2;
+      }
+      ov.privacy = m;
+      ++i;
+    } else if (a == "--route") {
+      if (!need("a route")) return 2;
+      if (!router::parseForcedRoute(v, ov.forced)) {
+        std::fprintf(stderr, "sotto ask: --route must be auto, intent, cache, local or cloud\n");
+        return 2;
+      }
+      ++i;
+    } else if (a == "--cloud") {
+      if (!need("a URL")) return 2;
+      ov.cloudUrl = v;
+      ++i;
+    } else if (a == "--model") {
+      if (!need("a file")) return 2;
+      ov.modelPath = v;
+      ++i;
+    } else if (a == "--config") {
+      if (!need("a file")) return 2;
+      configPath = v;
+      ++i;
+    } else if (a == "--state-dir") {
+      if (!need("a directory")) return 2;
+      ov.stateDir = v;
+      ++i;
+    } else if (a == "--catalogue") {
+      if (!need("a file")) return 2;
+      ov.cataloguePath = v;
+      ++i;
+    } else if (a == "-n") {
+      if (!need("a number")) return 2;
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || n == 0 || n > 4096) {
+        std::fprintf(stderr, "sotto ask: -n needs a number from 1 to 4096\n");
+        return 2;
+      }
+      ov.maxAnswerTokens = static_cast<unsigned>(n);
+      ++i;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "sotto ask: unknown option '%s' (see sotto ask --help)\n", a.c_str());
+      return 2;
+    } else {
+      text += text.empty() ? a : " " + a;
+    }
+  }
+  if (text.empty()) {
+    std::fprintf(stderr, "sotto ask: no TEXT (see sotto ask --help)\n");
+    return 2;
+  }
+  config::Config cfg = config::defaults();
+  if (configPath.empty() && ::access("/etc/sotto/sotto.xml", R_OK) == 0) configPath = "/etc/sotto/sotto.xml";
+  if (!configPath.empty()) {
+    const config::LoadResult lr = config::loadFile(configPath);
+    if (!lr.config) {
+      for (const config::Problem& p : lr.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
+      return 2;
+    }
+    cfg = *lr.config;
+  }
+  if (ov.cataloguePath.empty() && ::access(intents::kDefaultCataloguePath, R_OK) != 0 &&
+      *SOTTO_INTENTS_SOURCE_CATALOGUE != '\0') {
+    ov.cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;  // a developer build before `cmake --install`
+  }
+  auto b = brain::Brain::create(cfg, ov);
+  if (!b) {
+    std::fprintf(stderr, "sotto ask: %s\n", b.error().message.c_str());
+    return 1;
+  }
+  for (const std::string& w : (*b)->warnings()) std::fprintf(stderr, "sotto ask: warning: %s\n", w.c_str());
+  PrintSink sink(asJson);
+  auto r = (*b)->ask(text, sink);
+  if (!r) {
+    std::fprintf(stderr, "sotto ask: %s\n", r.error().message.c_str());
+    return 1;
+  }
+  if (asJson) {
+    std::printf("{\"event\":\"done\",\"route\":\"%s\",\"reason\":\"%s\",\"escalated\":%s,\"sent\":%s,\"answer\":%s}\n",
+                router::routeName(r->route), router::reasonName(r->reason), r->escalated ? "true" : "false",
+                r->sent ? json(*r->sent).c_str() : "null", json(r->answer).c_str());
+  } else {
+    if (sink.started()) std::fputc('\n', stdout);
+    if (r->escalated) std::printf("sent (anonymized): %s\n", r->anonymized.c_str());
+  }
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+}  // namespace sotto::cli
