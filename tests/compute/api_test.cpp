@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sotto/hal/compute.h"
+#include "sotto/hal/cpu.h"
 #include "sotto/hal/quant.h"
 
 namespace sotto::test {
@@ -40,6 +41,27 @@ TEST(ComputeRegistry, HasCpuAndCpuRefAndNamesThemOnMiss) {
   auto be = reg.createBackend("cpu");
   ASSERT_TRUE(be.ok());
   EXPECT_EQ((*be)->name(), "cpu");
+}
+
+// The cpu backend picks the widest kernel set the CPU has for each type, so that set is what the conformance and
+// vector tests exercise on this machine.
+TEST(ComputeRegistry, CpuPicksTheBestKernelSetPerType) {
+  const std::string d = (*hal::ComputeRegistry::instance().find("cpu"))->description();
+  const hal::CpuFeatures& f = hal::cpuFeatures();
+#if defined(__x86_64__)
+  const bool avx2 = f.avx2 && f.fma && f.f16c;
+  if (avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vnni) {
+    EXPECT_NE(d.find("q8_0=avx512vnni"), std::string::npos) << d;
+    EXPECT_NE(d.find("q5_0=avx512vnni"), std::string::npos) << d;
+    EXPECT_NE(d.find("q4_K=avx2"), std::string::npos) << d;  // the K-quants stay on AVX2
+  } else if (avx2) {
+    EXPECT_NE(d.find("q8_0=avx2"), std::string::npos) << d;
+  } else {
+    EXPECT_NE(d.find("q8_0=scalar"), std::string::npos) << d;
+  }
+#elif defined(__aarch64__)
+  EXPECT_NE(d.find(f.dotprod ? "q8_0=neon-dotprod" : "q8_0=neon"), std::string::npos) << d;
+#endif
 }
 
 TEST(ComputeRegistry, SupportMatrix) {

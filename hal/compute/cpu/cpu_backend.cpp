@@ -25,7 +25,11 @@ std::vector<const MatKernels*> usableKernelSets() {
   std::vector<const MatKernels*> sets;
   [[maybe_unused]] const CpuFeatures& f = cpuFeatures();
 #if defined(__x86_64__)
-  if (f.avx2 && f.fma && f.f16c) sets.push_back(compute::cpu::avx2Kernels());
+  const bool avx2 = f.avx2 && f.fma && f.f16c;
+  if (avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vnni) {
+    sets.push_back(compute::cpu::avx512VnniKernels());
+  }
+  if (avx2) sets.push_back(compute::cpu::avx2Kernels());
 #elif defined(__aarch64__)
   if (f.dotprod) sets.push_back(compute::cpu::neonDotKernels());
   sets.push_back(compute::cpu::neonKernels());  // Advanced SIMD is part of the aarch64 baseline
