@@ -2,6 +2,7 @@
 // Daemon configuration: the typed Config, loading and checking sotto.xml, overrides, and the settings reference.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,11 @@ struct Config {
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;
+  // Privacy: pseudonymous device id rotation, audit log size, what may leave per PII type.
+  uint32_t deviceIdRotationH = 0;
+  uint32_t auditMaxFileKib = 0, auditFiles = 0;  // one file's cap; current + rotated files
+  // "local-only" | "redact" | "allow", indexed like sotto::privacy::PiiType (privacy::PolicyTable::fromNames).
+  std::array<std::string, 14> piiPolicy;
   bool operator==(const Config&) const = default;
 };
 

@@ -112,7 +112,8 @@ EscalationDecision decideEscalation(PrivacyMode mode, std::string_view text, boo
   auto anonymized = anonymizer.anonymize(text, spans, replace);
   if (!anonymized) {
     d.replaced = d.allowed = 0;
-    d.reason = anonymized.error().code == Errc::busy ? EscalationReason::anonymizerFull : EscalationReason::unclassified;
+    const bool full = anonymized.error().code == Errc::busy;
+    d.reason = full ? EscalationReason::anonymizerFull : EscalationReason::unclassified;
     return d;
   }
   d.mayEscalate = true;

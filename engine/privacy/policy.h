@@ -77,8 +77,8 @@ enum class EscalationReason : std::uint8_t {
   unclassified,    // refused: the classifier failed or overflowed, so the text cannot be anonymized safely
   anonymizerFull,  // refused: the conversation holds too many distinct PII values (Anonymizer::kMaxEntries)
 };
-// "no-pii", "anonymized", "allowed-pii", "offline", "local-only-pii", "unclassified", "anonymizer-full": for the router's log
-// line and the audit record.
+// "no-pii", "anonymized", "allowed-pii", "offline", "local-only-pii", "unclassified", "anonymizer-full": for the
+// router's log line and the audit record.
 const char* escalationReasonName(EscalationReason reason) noexcept;
 
 struct EscalationDecision {

@@ -29,7 +29,8 @@ std::array<uint8_t, kKeyBytes> subkey(const Keystore& ks, std::string_view purpo
 }
 
 void writeFile(const std::string& path, std::string_view bytes, mode_t mode) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   ASSERT_EQ(::chmod(path.c_str(), mode), 0);
 }
 
