@@ -54,12 +54,13 @@ std::uint64_t getLe(const unsigned char* p, int bytes) {
   return v;
 }
 
-// Associated data: binds a record to its file, its position and its length.
-std::array<unsigned char, 28> associatedData(const unsigned char* fileId, std::uint64_t seq, std::uint32_t len) {
-  std::array<unsigned char, 28> ad{};
-  std::memcpy(ad.data(), fileId, 16);
-  for (int i = 0; i < 8; ++i) ad[16 + i] = static_cast<unsigned char>(seq >> (8 * i));
-  for (int i = 0; i < 4; ++i) ad[24 + i] = static_cast<unsigned char>(len >> (8 * i));
+// Associated data: binds a record to its file (the whole header, with its random id), its position and length.
+std::array<unsigned char, kHeaderBytes + 12> associatedData(const unsigned char* header, std::uint64_t seq,
+                                                            std::uint32_t len) {
+  std::array<unsigned char, kHeaderBytes + 12> ad{};
+  std::memcpy(ad.data(), header, kHeaderBytes);
+  for (int i = 0; i < 8; ++i) ad[kHeaderBytes + i] = static_cast<unsigned char>(seq >> (8 * i));
+  for (int i = 0; i < 4; ++i) ad[kHeaderBytes + 8 + i] = static_cast<unsigned char>(len >> (8 * i));
   return ad;
 }
 
@@ -129,7 +130,7 @@ Result<std::string> readWhole(const std::string& path) {
 // One file, checked record by record.
 struct ParsedFile {
   bool headerOk = false;
-  unsigned char fileId[16] = {};
+  unsigned char header[kHeaderBytes] = {};
   std::vector<AuditRecord> records;
   std::uint64_t goodEnd = 0;  // end of the last record that framed correctly
   std::uint64_t count = 0;    // records framed (authenticated or not)
@@ -153,7 +154,7 @@ ParsedFile parseFile(const std::string& name, std::string_view data, const hal::
     return f;
   }
   f.headerOk = true;
-  std::memcpy(f.fileId, d + 16, 16);
+  std::memcpy(f.header, d, kHeaderBytes);
   std::size_t pos = kHeaderBytes;
   f.goodEnd = pos;
   std::vector<unsigned char> plain;
@@ -174,7 +175,7 @@ ParsedFile parseFile(const std::string& name, std::string_view data, const hal::
       f.torn = true;
       break;
     }
-    const auto ad = associatedData(f.fileId, f.count, len);
+    const auto ad = associatedData(f.header, f.count, len);
     plain.resize(len - kTagBytes);
     unsigned long long plainLen = 0;
     const unsigned char* nonce = d + pos + 4;
@@ -289,7 +290,7 @@ Status AuditLog::recover() {
   fd_ = fd;
   size_ = f.goodEnd;
   records_ = f.count;
-  std::memcpy(fileId_, f.fileId, sizeof fileId_);
+  std::memcpy(header_, f.header, sizeof header_);
   return {};
 }
 
@@ -304,11 +305,14 @@ Status AuditLog::startFresh() {
   ::unlink(tmp.c_str());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return ioError(errno, "audit: cannot create " + tmp);
-  randombytes_buf(fileId_, sizeof fileId_);
+  unsigned char fileId[16];
+  randombytes_buf(fileId, sizeof fileId);
   std::string header(kMagic, sizeof kMagic);
   putU32(header, kVersion);
   putU32(header, 0);
-  header.append(reinterpret_cast<const char*>(fileId_), sizeof fileId_);
+  header.append(reinterpret_cast<const char*>(fileId), sizeof fileId);
+  static_assert(sizeof header_ == kHeaderBytes);
+  std::memcpy(header_, header.data(), kHeaderBytes);
   if (!pwriteAll(fd, header.data(), header.size(), 0) || ::fsync(fd) != 0 ||
       ::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
@@ -367,7 +371,7 @@ Status AuditLog::append(const AuditRecord& record) {
   auto* o = reinterpret_cast<unsigned char*>(out.data());
   for (int i = 0; i < 4; ++i) o[i] = static_cast<unsigned char>(cipherLen >> (8 * i));
   randombytes_buf(o + 4, kNonceBytes);
-  const auto ad = associatedData(fileId_, records_, static_cast<std::uint32_t>(cipherLen));
+  const auto ad = associatedData(header_, records_, static_cast<std::uint32_t>(cipherLen));
   unsigned long long written = 0;
   crypto_aead_xchacha20poly1305_ietf_encrypt(o + kFrameBytes, &written,
                                              reinterpret_cast<const unsigned char*>(plain->data()), plain->size(),

@@ -36,8 +36,9 @@ struct AuditOptions {
 
 // On disk: <dir>/audit.log (current), audit.log.1 … audit.log.<maxFiles-1> (older; the oldest is deleted on
 // rotation). A file: 32-byte header ("SOTTOAUD", version, 16 random file-id bytes), then records
-// [u32 ciphertext length][24-byte random nonce][XChaCha20-Poly1305 ciphertext], associated data = file id, record
-// number in the file and length: a record edited, moved to another position or another file fails to decrypt.
+// [u32 ciphertext length][24-byte random nonce][XChaCha20-Poly1305 ciphertext], associated data = the file's header,
+// the record's number in the file and its length: a record edited, moved to another position or another file, or
+// a header edited, fails to decrypt.
 //
 // Threads: open() on a control thread; append() from any non-real-time thread (serialized internally), it blocks
 // on write + fdatasync. The caller must write the record BEFORE sending and must not send when append() fails.
@@ -69,7 +70,7 @@ class AuditLog {
   int fd_ = -1;
   std::uint64_t size_ = 0;     // bytes in the current file
   std::uint64_t records_ = 0;  // records in the current file (the next record's number)
-  unsigned char fileId_[16] = {};
+  unsigned char header_[32] = {};  // the current file's header: part of every record's associated data
   std::vector<std::string> warnings_;
 };
 

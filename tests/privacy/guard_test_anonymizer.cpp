@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The anonymizer (placeholders, conversation consistency, bounds) and the streaming de-anonymizer (every split).
+#include <random>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,55 @@ TEST(Deanonymizer, PassesUnknownBracketTextThrough) {
   EXPECT_EQ(restore(a, {longBracket.substr(0, 10), longBracket.substr(10)}), longBracket);
   EXPECT_EQ(restore(a, {"unterminated [PHO"}), "unterminated [PHO");
   EXPECT_EQ(restore(a, {"ünïcode [ok] ✓"}), "ünïcode [ok] ✓");
+}
+
+// Whole-text reference: a '[' followed by placeholder characters and ']' within kMaxPlaceholderBytes is restored
+// when known; everything else is copied.
+std::string restoreReference(const Anonymizer& a, std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '[') {
+      std::size_t j = i + 1;
+      while (j < s.size() && j - i + 1 < Anonymizer::kMaxPlaceholderBytes &&
+             ((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= '0' && s[j] <= '9') || s[j] == '_')) {
+        ++j;
+      }
+      if (j < s.size() && s[j] == ']') {
+        if (const std::string* v = a.lookup(s.substr(i, j - i + 1))) {
+          out += *v;
+          i = j + 1;
+          continue;
+        }
+      }
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+TEST(Deanonymizer, RandomTextAndChunksMatchTheWholeTextReference) {
+  Anonymizer a;
+  const std::string q = "ann and bob at 12 main st";
+  ASSERT_TRUE(a.anonymize(q, spansOf(q, {{"ann", PiiType::person},
+                                         {"bob", PiiType::person},
+                                         {"12 main st", PiiType::address}}))
+                  .ok());
+  const std::vector<std::string> pieces{"[PERSON_1]", "[PERSON_2]", "[ADDRESS_1]", "[PERSON_3]", "[", "]", "[[",
+                                        "PERSON_1",   "_",          "x",           " ",          "ü", "[ADDRESS_",
+                                        std::string(30, 'A')};
+  std::mt19937 rng(1234);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const int n = static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) text += pieces[rng() % pieces.size()];
+    std::vector<std::string_view> chunks;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t len = std::min<std::size_t>(text.size() - at, rng() % 6);
+      chunks.push_back(std::string_view(text).substr(at, len));
+      at += len;
+    }
+    ASSERT_EQ(restore(a, chunks), restoreReference(a, text)) << text;
+  }
 }
 
 }  // namespace

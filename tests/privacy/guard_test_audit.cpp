@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -229,6 +230,10 @@ TEST_F(Audit, TamperedRecordsAreDetected) {
   header[20] ^= 0x01;
   writeRaw(current(), header);
   EXPECT_EQ(read().tampered, 3u);
+  header = full;
+  header[12] ^= 0x01;  // even the reserved bytes are authenticated
+  writeRaw(current(), header);
+  EXPECT_EQ(read().tampered, 3u);
   writeRaw(current(), "hello, this is not an audit log at all, it is just text");
   r = read();
   EXPECT_TRUE(r.records.empty());
@@ -247,6 +252,36 @@ TEST_F(Audit, TamperedRecordsAreDetected) {
   ASSERT_EQ(r.records.size(), 3u);
   EXPECT_EQ(r.records.back(), record(9));
   EXPECT_EQ(r.tampered, 1u);
+}
+
+TEST_F(Audit, RandomCorruptionNeverCrashesNorInventsRecords) {
+  {
+    auto log = open();
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(log->append(record(i)).ok());
+  }
+  const std::string full = readRaw(current());
+  std::mt19937 rng(99);
+  for (int round = 0; round < 150; ++round) {
+    std::string bytes = full;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits && !bytes.empty(); ++e) {
+      const std::size_t at = rng() % bytes.size();
+      switch (rng() % 4) {
+        case 0: bytes[at] = static_cast<char>(rng()); break;
+        case 1: bytes.resize(at); break;
+        case 2: bytes.insert(at, 1 + rng() % 40, static_cast<char>(rng())); break;
+        default: bytes.erase(at, 1 + rng() % 40); break;
+      }
+    }
+    writeRaw(current(), bytes);
+    const AuditReadout r = read();
+    for (const AuditRecord& got : r.records) {
+      EXPECT_TRUE(got == record(0) || got == record(1) || got == record(2)) << round;
+    }
+    if (bytes != full) {
+      EXPECT_FALSE(r.problems.empty() && r.records.size() == 3) << round;
+    }
+  }
 }
 
 TEST_F(Audit, MissingDirectoryIsAnEmptyLogAndBadOptionsAreRefused) {
