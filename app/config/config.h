@@ -2,6 +2,7 @@
 // Daemon configuration: the typed Config, loading and checking sotto.xml, overrides, and the settings reference.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -64,6 +65,11 @@ struct Config {
   uint32_t cloudMaxPerHour = 0, cloudMaxPerDay = 0;  // 0 = no cloud request at all
   uint32_t breakerFailures = 0, breakerFailurePercent = 0, breakerWindow = 0;
   uint32_t breakerBackoffMs = 0, breakerMaxBackoffMs = 0;
+  // Privacy: pseudonymous device id rotation, audit log size, what may leave per PII type.
+  uint32_t deviceIdRotationH = 0;
+  uint32_t auditMaxFileKib = 0, auditFiles = 0;  // one file's cap; current + rotated files
+  // "local-only" | "redact" | "allow", indexed like sotto::privacy::PiiType (privacy::PolicyTable::fromNames).
+  std::array<std::string, 14> piiPolicy;
   bool operator==(const Config&) const = default;
 };
 

@@ -59,6 +59,8 @@ constexpr Setting cpuListSetting(std::string_view path, FieldRef<std::vector<int
 
 // In the order of enum class PrivacyMode.
 constexpr std::array<std::string_view, 3> kPrivacyModes{"offline", "private", "standard"};
+// The names sotto::privacy::parsePiiPolicy accepts.
+constexpr std::array<std::string_view, 3> kPiiPolicies{"local-only", "redact", "allow"};
 // The names sotto::log::parseLevel accepts.
 constexpr std::array<std::string_view, 5> kLogLevels{"error", "warning", "notice", "info", "debug"};
 
@@ -147,6 +149,54 @@ constexpr auto kSettings = std::to_array<Setting>({
     choiceSetting("privacy.mode", "private", kPrivacyModes, SOTTO_FIELD(privacy),
                   "offline: no network at all; private: anonymized escalation, local-only PII stays; standard: "
                   "anonymized escalation whenever the router decides."),
+    unsignedSetting("privacy.device-id-rotation-h", "24", "h", 1, 8760, SOTTO_FIELD(deviceIdRotationH),
+                    "How often the pseudonymous device id sent to the cloud changes (keyed hash of the period)."),
+    unsignedSetting("privacy.audit.max-file-kib", "256", "KiB", 16, 65536, SOTTO_FIELD(auditMaxFileKib),
+                    "Largest audit log file (encrypted record of every escalated request); then it rotates."),
+    unsignedSetting("privacy.audit.files", "4", "files", 2, 64, SOTTO_FIELD(auditFiles),
+                    "Audit log files kept (current + rotated): the log never exceeds files x max-file-kib."),
+    choiceSetting("privacy.policy.person", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[0]),
+                  "PERSON (names of private people): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.phone", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[1]),
+                  "PHONE (phone numbers): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.email", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[2]),
+                  "EMAIL (e-mail addresses): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.address", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[3]),
+                  "ADDRESS (postal addresses): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.credit-card", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[4]),
+                  "CREDIT_CARD (payment card numbers): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.iban", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[5]),
+                  "IBAN (IBANs): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.ssn", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[6]),
+                  "SSN (social security numbers): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.date-of-birth", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[7]),
+                  "DATE_OF_BIRTH (birth dates): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.age", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[8]),
+                  "AGE (ages): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.ip-address", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[9]),
+                  "IP_ADDRESS (the user's IP addresses): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.account-number", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[10]),
+                  "ACCOUNT_NUMBER (bank, customer, policy and member numbers): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.pin-or-password", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[11]),
+                  "PIN_OR_PASSWORD (PINs, door codes, passwords and wifi keys): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.health", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[12]),
+                  "HEALTH (a person's medical conditions and medication): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
+    choiceSetting("privacy.policy.location", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[13]),
+                  "LOCATION (named places tied to a person): local-only = kept on the device "
+                  "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
 
     urlSetting("cloud.endpoint", SOTTO_FIELD(cloudEndpoint),
                "Base URL of the OpenAI-compatible cloud API; empty = never escalate to the cloud."),

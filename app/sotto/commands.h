@@ -11,7 +11,8 @@ int cmdTokenize(int argc, char** argv);
 int cmdPii(int argc, char** argv);  // privacy: `sotto pii --json`, stdin lines to JSON span lists
 int cmdIntent(int argc, char** argv);    // intents: `sotto intent --json`, stdin lines to intent + slots JSON
 int cmdQuantize(int argc, char** argv);  // `sotto quantize IN OUT TYPE`: F32/F16 GGUF to Q8_0 ... Q4_K_M
-int cmdListen(int argc, char** argv);
-int cmdAsk(int argc, char** argv);  // brain: `sotto ask [--json] [--privacy M] [--route R] TEXT`, routed answer  // speech: `sotto listen --wav FILE [--json]`, wake/partial/final events
+int cmdListen(int argc, char** argv);  // speech: `sotto listen --wav FILE [--json]`, wake/partial/final events
+int cmdAudit(int argc, char** argv);   // privacy: `sotto audit [--json] [--config FILE]`, the decrypted audit log
+int cmdAsk(int argc, char** argv);     // brain: `sotto ask [--json] [--privacy M] [--route R] TEXT`, routed answer
 
 }  // namespace sotto::cli

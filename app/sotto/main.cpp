@@ -27,6 +27,8 @@ void usage(FILE* out) {
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
       "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
       "  ask [OPTIONS] TEXT     route one request (intents, cache, local model, cloud) and stream the answer\n"
+      "  audit [--json] [--config FILE]\n"
+      "                         show the requests that left the device (decrypted audit log)\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
   if (cmd == "ask") return sotto::cli::cmdAsk(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
+  if (cmd == "audit") return sotto::cli::cmdAudit(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {
       std::fprintf(stderr, "sotto check-config: expected one FILE\n");

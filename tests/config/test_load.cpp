@@ -23,7 +23,12 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-30"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
-  <privacy mode="standard"/>
+  <privacy mode="standard" device-id-rotation-h="12">
+    <audit max-file-kib="64" files="3"/>
+    <policy person="allow" phone="local-only" email="allow" address="local-only" credit-card="redact" iban="allow"
+            ssn="redact" date-of-birth="local-only" age="allow" ip-address="local-only" account-number="redact"
+            pin-or-password="allow" health="redact" location="local-only"/>
+  </privacy>
   <cloud endpoint="https://api.example.com/v1" model="gpt-x" api-key-file="/var/lib/sotto/key"
          connect-timeout-ms="1000" first-byte-timeout-ms="3000"/>
   <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"/>
@@ -64,6 +69,11 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.audioPriority = 70;
   expected.mlockAll = false;
   expected.privacy = PrivacyMode::standard;
+  expected.deviceIdRotationH = 12;
+  expected.auditMaxFileKib = 64;
+  expected.auditFiles = 3;
+  expected.piiPolicy = {"allow",  "local-only", "allow", "local-only", "redact", "allow",  "redact",
+                        "local-only", "allow", "local-only", "redact",  "allow",  "redact", "local-only"};
   expected.cloudEndpoint = "https://api.example.com/v1";
   expected.cloudModel = "gpt-x";
   expected.cloudApiKeyFile = "/var/lib/sotto/key";

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Privacy mode names, per-type policy table and the escalation decision (see policy.h for the rules).
+#include "engine/privacy/policy.h"
+
+namespace sotto::privacy {
+
+const char* privacyModeName(PrivacyMode mode) noexcept {
+  switch (mode) {
+    case PrivacyMode::offline: return "offline";
+    case PrivacyMode::private_: return "private";
+    case PrivacyMode::standard: return "standard";
+  }
+  return "unknown";
+}
+
+std::optional<PrivacyMode> parsePrivacyMode(std::string_view name) noexcept {
+  if (name == "offline") return PrivacyMode::offline;
+  if (name == "private") return PrivacyMode::private_;
+  if (name == "standard") return PrivacyMode::standard;
+  return std::nullopt;
+}
+
+const char* piiPolicyName(PiiPolicy policy) noexcept {
+  switch (policy) {
+    case PiiPolicy::localOnly: return "local-only";
+    case PiiPolicy::redact: return "redact";
+    case PiiPolicy::allow: return "allow";
+  }
+  return "unknown";
+}
+
+std::optional<PiiPolicy> parsePiiPolicy(std::string_view name) noexcept {
+  if (name == "local-only") return PiiPolicy::localOnly;
+  if (name == "redact") return PiiPolicy::redact;
+  if (name == "allow") return PiiPolicy::allow;
+  return std::nullopt;
+}
+
+PolicyTable PolicyTable::defaults() noexcept {
+  PolicyTable t;
+  t.policy_.fill(PiiPolicy::redact);
+  for (PiiType type : {PiiType::pinOrPassword, PiiType::health, PiiType::creditCard, PiiType::iban, PiiType::ssn,
+                       PiiType::accountNumber}) {
+    t.set(type, PiiPolicy::localOnly);
+  }
+  return t;
+}
+
+Result<PolicyTable> PolicyTable::fromNames(std::span<const std::string> names) {
+  if (names.size() != kPiiTypeCount) {
+    return makeError(Errc::invalid_argument, "privacy policy: expected " + std::to_string(kPiiTypeCount) +
+                                                 " per-type policies, got " + std::to_string(names.size()));
+  }
+  PolicyTable t = defaults();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto type = static_cast<PiiType>(i);
+    const auto p = parsePiiPolicy(names[i]);
+    if (!p) {
+      return makeError(Errc::invalid_argument, std::string("privacy policy for ") + piiTypeName(type) + ": '" +
+                                                   names[i] + "' is not local-only, redact or allow");
+    }
+    t.set(type, *p);
+  }
+  return t;
+}
+
+const char* escalationReasonName(EscalationReason reason) noexcept {
+  switch (reason) {
+    case EscalationReason::noPii: return "no-pii";
+    case EscalationReason::anonymized: return "anonymized";
+    case EscalationReason::allowedPii: return "allowed-pii";
+    case EscalationReason::offline: return "offline";
+    case EscalationReason::localOnlyPii: return "local-only-pii";
+    case EscalationReason::unclassified: return "unclassified";
+    case EscalationReason::anonymizerFull: return "anonymizer-full";
+  }
+  return "unknown";
+}
+
+EscalationDecision decideEscalation(PrivacyMode mode, std::string_view text, bool classified, const SpanBuffer& spans,
+                                    const PolicyTable& policy, Anonymizer& anonymizer) {
+  EscalationDecision d;
+  if (mode == PrivacyMode::offline) {
+    d.reason = EscalationReason::offline;
+    return d;
+  }
+  if (!classified || spans.overflowed()) {
+    d.reason = EscalationReason::unclassified;
+    return d;
+  }
+  PiiTypeMask replace = 0;
+  for (const PiiSpan& s : spans) {
+    switch (policy.get(s.type)) {
+      case PiiPolicy::localOnly:
+        if (mode == PrivacyMode::private_) {
+          d.reason = EscalationReason::localOnlyPii;
+          d.blockingType = s.type;
+          return d;
+        }
+        replace |= piiTypeBit(s.type);
+        ++d.replaced;
+        break;
+      case PiiPolicy::redact:
+        replace |= piiTypeBit(s.type);
+        ++d.replaced;
+        break;
+      case PiiPolicy::allow:
+        ++d.allowed;
+        break;
+    }
+  }
+  auto anonymized = anonymizer.anonymize(text, spans, replace);
+  if (!anonymized) {
+    d.replaced = d.allowed = 0;
+    const bool full = anonymized.error().code == Errc::busy;
+    d.reason = full ? EscalationReason::anonymizerFull : EscalationReason::unclassified;
+    return d;
+  }
+  d.mayEscalate = true;
+  d.reason = d.replaced > 0   ? EscalationReason::anonymized
+             : d.allowed > 0 ? EscalationReason::allowedPii
+                             : EscalationReason::noPii;
+  d.text = std::move(anonymized).value();
+  return d;
+}
+
+}  // namespace sotto::privacy

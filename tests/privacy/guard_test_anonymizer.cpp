@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// The anonymizer (placeholders, conversation consistency, bounds) and the streaming de-anonymizer (every split).
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/privacy/anonymizer.h"
+
+namespace sotto::privacy {
+namespace {
+
+// Spans by substring: the code point offsets of `value` (ASCII tests: bytes = code points).
+SpanBuffer spansOf(std::string_view text, std::initializer_list<std::pair<std::string_view, PiiType>> values) {
+  SpanBuffer b;
+  std::size_t from = 0;
+  for (const auto& [value, type] : values) {
+    const std::size_t at = text.find(value, from);
+    EXPECT_NE(at, std::string_view::npos) << value;
+    b.push(PiiSpan{static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + value.size()), type});
+    from = at + value.size();
+  }
+  return b;
+}
+
+std::string restore(const Anonymizer& a, const std::vector<std::string_view>& chunks) {
+  Deanonymizer d(a);
+  std::string out;
+  for (std::string_view c : chunks) d.feed(c, out);
+  d.finish(out);
+  return out;
+}
+
+TEST(Anonymizer, ReplacesSpansWithTypedNumberedPlaceholders) {
+  Anonymizer a;
+  const std::string text = "call john smith at 555 0123 or mail jane@example.com";
+  auto r = a.anonymize(text, spansOf(text, {{"john smith", PiiType::person},
+                                            {"555 0123", PiiType::phone},
+                                            {"jane@example.com", PiiType::email}}));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, "call [PERSON_1] at [PHONE_1] or mail [EMAIL_1]");
+  EXPECT_EQ(a.size(), 3u);
+  ASSERT_NE(a.lookup("[PHONE_1]"), nullptr);
+  EXPECT_EQ(*a.lookup("[PHONE_1]"), "555 0123");
+  EXPECT_EQ(a.lookup("[PHONE_2]"), nullptr);
+  EXPECT_EQ(a.lookup("PHONE_1"), nullptr);
+}
+
+TEST(Anonymizer, SameValueSamePlaceholderAcrossTurns) {
+  Anonymizer a;
+  const std::string t1 = "remind John Smith that Mary called";
+  auto r1 = a.anonymize(t1, spansOf(t1, {{"John Smith", PiiType::person}, {"Mary", PiiType::person}}));
+  ASSERT_TRUE(r1.ok());
+  EXPECT_EQ(*r1, "remind [PERSON_1] that [PERSON_2] called");
+  const std::string t2 = "what does john  smith like and does mary know bob";
+  auto r2 = a.anonymize(t2, spansOf(t2, {{"john  smith", PiiType::person},
+                                         {"mary", PiiType::person},
+                                         {"bob", PiiType::person}}));
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(*r2, "what does [PERSON_1] like and does [PERSON_2] know [PERSON_3]");
+  // The same characters as another type are another value.
+  const std::string t3 = "my pin is 1234 and my age is 1234";
+  auto r3 = a.anonymize(t3, spansOf(t3, {{"1234", PiiType::pinOrPassword}, {"1234", PiiType::age}}));
+  ASSERT_TRUE(r3.ok());
+  EXPECT_EQ(*r3, "my pin is [PIN_OR_PASSWORD_1] and my age is [AGE_1]");
+  a.reset();
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_EQ(a.lookup("[PERSON_1]"), nullptr);
+  auto r4 = a.anonymize(t2, spansOf(t2, {{"bob", PiiType::person}}));
+  ASSERT_TRUE(r4.ok());
+  EXPECT_EQ(*r4, "what does john  smith like and does mary know [PERSON_1]");
+}
+
+TEST(Anonymizer, MaskSelectsTheTypesReplaced) {
+  Anonymizer a;
+  const std::string text = "email ann at ann@x.org";
+  auto r = a.anonymize(text, spansOf(text, {{"ann", PiiType::person}, {"ann@x.org", PiiType::email}}),
+                       piiTypeBit(PiiType::email));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "email ann at [EMAIL_1]");
+}
+
+TEST(Anonymizer, CodePointOffsetsOnUtf8Text) {
+  Anonymizer a;
+  const std::string text = "appelle Zoë Müller au 06 12";  // ë, ü: two bytes, one code point each
+  SpanBuffer b;
+  b.push(PiiSpan{8, 18, PiiType::person});   // "Zoë Müller"
+  b.push(PiiSpan{22, 27, PiiType::phone});   // "06 12"
+  auto r = a.anonymize(text, b);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r, "appelle [PERSON_1] au [PHONE_1]");
+  EXPECT_EQ(*a.lookup("[PERSON_1]"), "Zoë Müller");
+}
+
+TEST(Anonymizer, RefusesBadSpansAndStaysBounded) {
+  Anonymizer a;
+  SpanBuffer outside;
+  outside.push(PiiSpan{2, 50, PiiType::person});
+  EXPECT_EQ(a.anonymize("short", outside).error().code, Errc::invalid_argument);
+  SpanBuffer unsorted;
+  unsorted.push(PiiSpan{4, 6, PiiType::person});
+  unsorted.push(PiiSpan{0, 2, PiiType::person});
+  EXPECT_EQ(a.anonymize("ab cd ef", unsorted).error().code, Errc::invalid_argument);
+  EXPECT_EQ(a.size(), 0u);
+
+  // Fill the conversation to the limit; one more distinct value is refused and changes nothing.
+  for (std::size_t i = 0; i < Anonymizer::kMaxEntries; ++i) {
+    const std::string text = "n" + std::to_string(i);
+    SpanBuffer b;
+    b.push(PiiSpan{0, static_cast<std::uint32_t>(text.size()), PiiType::person});
+    ASSERT_TRUE(a.anonymize(text, b).ok()) << i;
+  }
+  EXPECT_EQ(a.size(), Anonymizer::kMaxEntries);
+  SpanBuffer b;
+  b.push(PiiSpan{0, 5, PiiType::person});
+  auto full = a.anonymize("fresh", b);
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().code, Errc::busy);
+  EXPECT_EQ(a.size(), Anonymizer::kMaxEntries);
+  // A value already known still works.
+  SpanBuffer known;
+  known.push(PiiSpan{0, 2, PiiType::person});
+  auto again = a.anonymize("n7", known);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, "[PERSON_8]");
+  // The longest placeholder we make fits the de-anonymizer's window.
+  EXPECT_LE(std::string("[PIN_OR_PASSWORD_256]").size(), Anonymizer::kMaxPlaceholderBytes);
+}
+
+TEST(Deanonymizer, RestoresPlaceholdersSplitAtEveryByte) {
+  Anonymizer a;
+  const std::string q = "text john at 555 0199 about [x]";
+  auto r = a.anonymize(q, spansOf(q, {{"john", PiiType::person}, {"555 0199", PiiType::phone}}));
+  ASSERT_TRUE(r.ok());
+  const std::string answer = "Sure, I will text [PERSON_1] at [PHONE_1]. [PERSON_9] and [see] [[PHONE_1]] [PHONE_1";
+  const std::string expected = "Sure, I will text john at 555 0199. [PERSON_9] and [see] [555 0199] [PHONE_1";
+  EXPECT_EQ(restore(a, {answer}), expected);
+  for (std::size_t i = 0; i <= answer.size(); ++i) {
+    for (std::size_t j = i; j <= answer.size(); j += 3) {
+      const std::string_view s(answer);
+      EXPECT_EQ(restore(a, {s.substr(0, i), s.substr(i, j - i), s.substr(j)}), expected) << i << "," << j;
+    }
+  }
+  // One byte at a time.
+  std::vector<std::string_view> bytes;
+  for (std::size_t i = 0; i < answer.size(); ++i) bytes.push_back(std::string_view(answer).substr(i, 1));
+  EXPECT_EQ(restore(a, bytes), expected);
+}
+
+TEST(Deanonymizer, PassesUnknownBracketTextThrough) {
+  Anonymizer a;
+  EXPECT_EQ(restore(a, {"[1] see [NOTE_1] and [a", "b] [", "", "]"}), "[1] see [NOTE_1] and [ab] []");
+  const std::string longBracket = "[" + std::string(40, 'A') + "]";
+  EXPECT_EQ(restore(a, {longBracket.substr(0, 10), longBracket.substr(10)}), longBracket);
+  EXPECT_EQ(restore(a, {"unterminated [PHO"}), "unterminated [PHO");
+  EXPECT_EQ(restore(a, {"ünïcode [ok] ✓"}), "ünïcode [ok] ✓");
+}
+
+// Whole-text reference: a '[' followed by placeholder characters and ']' within kMaxPlaceholderBytes is restored
+// when known; everything else is copied.
+std::string restoreReference(const Anonymizer& a, std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '[') {
+      std::size_t j = i + 1;
+      while (j < s.size() && j - i + 1 < Anonymizer::kMaxPlaceholderBytes &&
+             ((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= '0' && s[j] <= '9') || s[j] == '_')) {
+        ++j;
+      }
+      if (j < s.size() && s[j] == ']') {
+        if (const std::string* v = a.lookup(s.substr(i, j - i + 1))) {
+          out += *v;
+          i = j + 1;
+          continue;
+        }
+      }
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+TEST(Deanonymizer, RandomTextAndChunksMatchTheWholeTextReference) {
+  Anonymizer a;
+  const std::string q = "ann and bob at 12 main st";
+  ASSERT_TRUE(a.anonymize(q, spansOf(q, {{"ann", PiiType::person},
+                                         {"bob", PiiType::person},
+                                         {"12 main st", PiiType::address}}))
+                  .ok());
+  const std::vector<std::string> pieces{"[PERSON_1]", "[PERSON_2]", "[ADDRESS_1]", "[PERSON_3]", "[", "]", "[[",
+                                        "PERSON_1",   "_",          "x",           " ",          "ü", "[ADDRESS_",
+                                        std::string(30, 'A')};
+  std::mt19937 rng(1234);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const int n = static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) text += pieces[rng() % pieces.size()];
+    std::vector<std::string_view> chunks;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t len = std::min<std::size_t>(text.size() - at, rng() % 6);
+      chunks.push_back(std::string_view(text).substr(at, len));
+      at += len;
+    }
+    ASSERT_EQ(restore(a, chunks), restoreReference(a, text)) << text;
+  }
+}
+
+}  // namespace
+}  // namespace sotto::privacy

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// The privacy settings in the config (per-type policy order, defaults) and `sotto audit` as a process.
+#include <cctype>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "app/config/config.h"
+#include "engine/privacy/audit.h"
+#include "engine/privacy/policy.h"
+#include "tests/app/child.h"
+#include "tests/keystore/temp_dir.h"
+
+namespace sotto::privacy {
+namespace {
+
+std::string settingOf(PiiType type) {
+  std::string name = piiTypeName(type);
+  for (char& c : name) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return "privacy.policy." + name;
+}
+
+TEST(PrivacySettings, DefaultsMatchThePolicyTable) {
+  const config::Config c = config::defaults();
+  auto t = PolicyTable::fromNames(c.piiPolicy);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  for (std::size_t i = 0; i < kPiiTypeCount; ++i) {
+    const auto type = static_cast<PiiType>(i);
+    EXPECT_EQ(t->get(type), PolicyTable::defaults().get(type)) << piiTypeName(type);
+  }
+  EXPECT_EQ(c.deviceIdRotationH, 24u);
+  EXPECT_EQ(parsePrivacyMode(config::privacyModeName(c.privacy)), PrivacyMode::private_);
+}
+
+TEST(PrivacySettings, EachTypeHasItsOwnCheckedSetting) {
+  for (std::size_t i = 0; i < kPiiTypeCount; ++i) {
+    const auto type = static_cast<PiiType>(i);
+    const std::vector<std::string> set{settingOf(type) + "=allow"};
+    auto r = config::applyOverrides(config::defaults(), set);
+    ASSERT_TRUE(r.config) << settingOf(type);
+    for (std::size_t j = 0; j < kPiiTypeCount; ++j) {
+      EXPECT_EQ(r.config->piiPolicy[j] == "allow", i == j) << settingOf(type) << " moved index " << j;
+    }
+    const std::vector<std::string> bad{settingOf(type) + "=sometimes"};
+    EXPECT_FALSE(config::applyOverrides(config::defaults(), bad).config) << settingOf(type);
+  }
+}
+
+class AuditCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_ = tmp_.path() + "/sotto.xml";
+    std::ofstream(config_) << "<sotto version=\"1\"><paths state-dir=\"" << tmp_.path() << "\"/></sotto>\n";
+  }
+  int run(std::vector<std::string> args, std::string& out) {
+    args.insert(args.begin(), "audit");
+    args.push_back("--config");
+    args.push_back(config_);
+    return test::runCapture(SOTTO_CLI_PATH, args, out);
+  }
+  void appendTwo() {
+    auto ks = hal::KeystoreRegistry::instance().open({"file", tmp_.path(), true});
+    ASSERT_TRUE(ks.ok());
+    auto key = (*ks)->deriveKey(kAuditKeyPurpose);
+    ASSERT_TRUE(key.ok());
+    auto log = AuditLog::open(AuditOptions{tmp_.path() + "/" + kAuditDirName, 64 * 1024, 4}, *key);
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->append({1767225600000, "cloud", "low-confidence", "api.example.com:443",
+                                "{\"content\":\"what is \\\"[PERSON_1]\\\"\\n\"}"}).ok());
+    ASSERT_TRUE((*log)->append({1767225601500, "cloud", "forced", "127.0.0.1:8080", "second"}).ok());
+  }
+  test::TempDir tmp_;
+  std::string config_;
+};
+
+TEST_F(AuditCli, EmptyLog) {
+  std::string out;
+  EXPECT_EQ(run({}, out), 0) << out;
+  EXPECT_NE(out.find("no escalated requests recorded"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() + "/device.key"));  // the reader never creates a key
+}
+
+TEST_F(AuditCli, PrintsRecordsAsTextAndJson) {
+  appendTwo();
+  std::string out;
+  ASSERT_EQ(run({"--json"}, out), 0) << out;
+  EXPECT_EQ(out,
+            "{\"time\":\"2026-01-01T00:00:00.000Z\",\"time_ms\":1767225600000,\"route\":\"cloud\","
+            "\"reason\":\"low-confidence\",\"host\":\"api.example.com:443\",\"bytes\":38,"
+            "\"sent\":\"{\\\"content\\\":\\\"what is \\\\\\\"[PERSON_1]\\\\\\\"\\\\n\\\"}\"}\n"
+            "{\"time\":\"2026-01-01T00:00:01.500Z\",\"time_ms\":1767225601500,\"route\":\"cloud\","
+            "\"reason\":\"forced\",\"host\":\"127.0.0.1:8080\",\"bytes\":6,\"sent\":\"second\"}\n");
+  ASSERT_EQ(run({}, out), 0) << out;
+  EXPECT_NE(out.find("2026-01-01T00:00:01.500Z  route=cloud  reason=forced  host=127.0.0.1:8080  6 bytes\n  second"),
+            std::string::npos)
+      << out;
+}
+
+TEST_F(AuditCli, TamperingFailsAndMissingKeyIsClear) {
+  appendTwo();
+  const std::string file = tmp_.path() + "/audit/audit.log";
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-3, std::ios::end);
+    f.put('\x55');
+  }
+  std::string out;
+  EXPECT_EQ(run({"--json"}, out), 1) << out;
+  EXPECT_NE(out.find("fails authentication"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"sent\":\"{"), std::string::npos) << out;  // the good record still shows
+  std::filesystem::remove(tmp_.path() + "/device.key");
+  EXPECT_EQ(run({}, out), 1) << out;
+  EXPECT_NE(out.find("device.key does not exist"), std::string::npos) << out;
+  EXPECT_EQ(run({"--bogus"}, out), 2);
+}
+
+}  // namespace
+}  // namespace sotto::privacy
