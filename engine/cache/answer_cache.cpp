@@ -159,7 +159,7 @@ void AnswerCache::lookupSemantic(std::span<const float> raw, std::uint64_t slots
     for (std::size_t k = 0; k < e.size(); ++k) dot += e[k] * queryEmbedding_[k];
     top = std::max(top, dot);
     if (dot >= options_.semanticThreshold) {
-      const Guard g = checkGuards(*query_, slots, r.features, r.slots);
+      const Guard g = options_.semanticGuards ? checkGuards(*query_, slots, r.features, r.slots) : Guard::none;
       if (g == Guard::none) {
         if (dot > bestSim) {
           bestSim = dot;

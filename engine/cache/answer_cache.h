@@ -59,6 +59,7 @@ struct CacheOptions {
   std::size_t warmStartEntries = 256;    // cache.warm-start-entries: per tier, most-hit first; 0 = all that fit
   std::size_t maxAnswerBytes = 1024;     // cache.max-answer-bytes: longer answers are not cached
   std::size_t maxPromptBytes = 512;      // longer prompts are not cached
+  bool semanticGuards = true;            // false only to measure what the guards prevent (bench baseline)
 };
 
 // Counters as plain numbers (a consistent-enough copy of the live atomics).

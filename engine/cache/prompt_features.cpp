@@ -95,25 +95,22 @@ void addEntity(PromptFeatures& f, std::string_view lowerWord) noexcept {
 
 bool containsToken(const PromptFeatures& f, std::uint64_t h) noexcept;
 
-// Named entities. Written text (any uppercase letter): capitalized words of the original text that do not start a
-// sentence, or start one and are not common words. Transcripts: canonical words outside the common-word list.
-// A candidate counts only when it is also a canonical token, so words the normalizer rewrote ("What's" ->
-// "what is") or dropped (fillers) never become entities.
+// Named entities: canonical words outside the common-word list (all a transcript can show), plus, in written text
+// (any uppercase letter), capitalized words of the original that do not start a sentence ("Turkey", "May"), or
+// start one and are not common words. A written candidate counts only when it is also a canonical token, so
+// words the normalizer rewrote ("What's" -> "what is") or dropped (fillers) never become entities.
 void findEntities(std::string_view text, PromptFeatures& f) noexcept {
+  const std::string_view canon = f.text();
+  for (std::size_t start = 0; start < canon.size();) {
+    std::size_t end = canon.find(' ', start);
+    if (end == std::string_view::npos) end = canon.size();
+    const std::string_view w = canon.substr(start, end - start);
+    if (!hasDigit(w) && !isCommonWord(w) && !inList(kNegations, w)) addEntity(f, w);
+    start = end + 1;
+  }
   bool written = false;
   for (const char c : text) written = written || isUpper(c);
-  if (!written) {
-    const std::string_view canon = f.text();
-    std::size_t start = 0;
-    while (start < canon.size()) {
-      std::size_t end = canon.find(' ', start);
-      if (end == std::string_view::npos) end = canon.size();
-      const std::string_view w = canon.substr(start, end - start);
-      if (!hasDigit(w) && !isCommonWord(w) && !inList(kNegations, w)) addEntity(f, w);
-      start = end + 1;
-    }
-    return;
-  }
+  if (!written) return;
   bool sentenceStart = true;
   std::size_t i = 0;
   while (i < text.size()) {

@@ -34,9 +34,9 @@ struct PromptFeatures {
   std::string_view text() const noexcept { return {canonical, canonicalLength}; }
 };
 
-// Analyses a prompt (UTF-8, typed or transcribed). Entities: in written text (any uppercase letter) capitalized
-// words that do not start a sentence, and sentence-initial capitalized words outside the common-word list; in
-// transcripts (all lowercase) every word outside the common-word list. Any thread; no allocation, no locks.
+// Analyses a prompt (UTF-8, typed or transcribed). Entities: every canonical word outside the common-word list
+// (transcripts show no capitals), plus in written text (any uppercase letter) capitalized words that do not start
+// a sentence ("May", "Turkey") and sentence-initial capitalized words outside the common-word list. Any thread; no allocation, no locks.
 void analyzePrompt(std::string_view prompt, PromptFeatures& out) noexcept;
 
 // Why a semantic candidate above the similarity threshold was refused.
