@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "engine/cache/answer_cache_store.h"
 
@@ -16,6 +17,7 @@ namespace sotto::cache {
 namespace {
 constexpr std::uint32_t kMinTimeSensitiveS = 30;
 constexpr std::uint32_t kMaxTimeSensitiveS = 300;
+constexpr std::size_t kMaxReservedBytes = std::size_t{256} << 20;
 }  // namespace
 
 const char* answerClassName(AnswerClass c) noexcept {
@@ -60,6 +62,13 @@ Result<std::unique_ptr<AnswerCache>> AnswerCache::create(const CacheOptions& opt
   if (!(o.semanticThreshold > 0.0f && o.semanticThreshold <= 1.0f))
     return makeError(Errc::invalid_argument, "cache: semantic threshold must be in (0, 1]");
   if (o.ttlStaticS == 0) return makeError(Errc::invalid_argument, "cache: static TTL must be positive");
+  // Everything is reserved up front: refuse settings that would reserve an unreasonable amount of memory.
+  const std::size_t perEntry = sizeof(PromptFeatures) + 64 + o.maxAnswerBytes + o.maxPromptBytes;
+  const std::size_t total = o.exactEntries * perEntry + o.semanticEntries * (perEntry + o.embeddingDim * 4);
+  if (total > kMaxReservedBytes)
+    return makeError(Errc::invalid_argument, "cache: the configured entries would reserve " +
+                                                 std::to_string(total >> 20) + " MiB (at most " +
+                                                 std::to_string(kMaxReservedBytes >> 20) + " MiB)");
   o.ttlTimeSensitiveS = std::clamp(o.ttlTimeSensitiveS, kMinTimeSensitiveS, kMaxTimeSensitiveS);
   if (sodium_init() < 0) return makeError(Errc::internal, "cache: libsodium failed to initialize");
   return std::unique_ptr<AnswerCache>(new AnswerCache(o, classifier, embedder, clock));

@@ -120,8 +120,9 @@ struct LoadReport {
 class AnswerCache {
  public:
   // embedder may be null (then lookup/insert without an explicit embedding skip the semantic tier); when given,
-  // options.embeddingDim is taken from it. clock null = SystemClock. Errors: invalid_argument for bad options,
-  // internal when libsodium cannot start.
+  // options.embeddingDim is taken from it. clock null = SystemClock. Reserves all memory now (about
+  // (1.3 KiB + maxPromptBytes + maxAnswerBytes) per entry, plus 4 * embeddingDim per semantic entry). Errors:
+  // invalid_argument for bad options or more than 256 MiB of reservations, internal when libsodium cannot start.
   static Result<std::unique_ptr<AnswerCache>> create(const CacheOptions& options,
                                                      const privacy::PiiClassifier& classifier,
                                                      Embedder* embedder = nullptr, const Clock* clock = nullptr);
@@ -136,6 +137,7 @@ class AnswerCache {
   LookupResult lookup(std::string_view prompt, std::span<const float> embedding, std::uint64_t slots) noexcept;
 
   // Stores an answer (replacing one for the same canonical prompt). Refuses PII in the prompt or the answer.
+  // Call it only with answers that are fit to repeat (not with a failed or filler answer).
   InsertOutcome insert(std::string_view prompt, std::string_view answer, AnswerClass answerClass,
                        std::uint64_t slots = 0) noexcept;
   InsertOutcome insert(std::string_view prompt, std::string_view answer, AnswerClass answerClass,

@@ -213,8 +213,10 @@ Result<LoadReport> AnswerCache::load(const std::string& path, std::span<const st
     for (auto it = take.rbegin(); it != take.rend(); ++it) {
       const Loaded& e = **it;
       analyzePrompt(e.prompt, *query_);
+      // Never beyond today's TTL for its class (settings may have shrunk, or the wall clock stepped back).
+      const std::int64_t expires = std::min(e.expires, expiryFor(e.answerClass, now));
       const InsertOutcome o = insertAt(e.prompt, e.answer, e.answerClass, e.embedding, e.slots, e.created,
-                                       e.expires, e.hits, tier == kTierExact, tier == kTierSemantic);
+                                       expires, e.hits, tier == kTierExact, tier == kTierSemantic);
       if (o != InsertOutcome::stored) {
         ++report.droppedOther;
         continue;

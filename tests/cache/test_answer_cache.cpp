@@ -143,6 +143,21 @@ TEST(Pii, NeverCached) {
             InsertOutcome::stored);
 }
 
+TEST(Create, RejectsBadOptions) {
+  CacheOptions o;
+  o.semanticThreshold = 0.0f;
+  EXPECT_FALSE(AnswerCache::create(o, classifier()).ok());
+  o = CacheOptions{};
+  o.exactEntries = 65536;
+  o.maxAnswerBytes = 65536;  // 4 GiB of answers
+  const auto r = AnswerCache::create(o, classifier());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::invalid_argument);
+  o = CacheOptions{};
+  o.ttlStaticS = 0;
+  EXPECT_FALSE(AnswerCache::create(o, classifier()).ok());
+}
+
 TEST(Insert, RefusesUncacheable) {
   FakeClock clock;
   CacheOptions o = exactOnly();

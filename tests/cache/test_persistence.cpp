@@ -124,6 +124,17 @@ TEST_F(Persistence, ExpiredEntriesDroppedOnLoad) {
   EXPECT_TRUE(b->lookup("what is the capital of france").hit());
 }
 
+TEST_F(Persistence, LoadNeverExtendsBeyondTheCurrentTtl) {
+  auto a = filled();
+  ASSERT_TRUE(a->save(path, key).ok());
+  options.ttlStaticS = 100;  // shortened since the file was written
+  auto b = fresh();
+  ASSERT_TRUE(b->load(path, key).ok());
+  EXPECT_TRUE(b->lookup("what is the capital of france").hit());
+  clock.advanceSeconds(100);
+  EXPECT_FALSE(b->lookup("what is the capital of france").hit());
+}
+
 TEST_F(Persistence, WarmStartKeepsTheMostHitEntries) {
   auto a = fresh();
   for (int i = 0; i < 10; ++i) {
