@@ -154,20 +154,31 @@ void AnswerCache::lookupSemantic(std::span<const float> raw, std::uint64_t slots
   float bestSim = -2.0f, bestBlockedSim = -2.0f;
   Guard blockedBy = Guard::none;
   float top = 0.0f;
-  for (std::uint32_t i = s.head; i != kNone;) {
-    const std::uint32_t next = s.records[i].next;
-    const Record& r = s.records[i];
-    if (r.expiresMs <= now) {
+  const float* q = queryEmbedding_.data();
+  const std::size_t dim = s.dim;
+  for (std::uint32_t i = 0; i < s.capacity; ++i) {
+    const std::int64_t until = s.liveUntil[i];
+    if (until == 0) continue;
+    if (until <= now) {
       s.release(i);
       bump(counters_->expirations);
-      i = next;
       continue;
     }
-    const auto e = s.embedding(i);
-    float dot = 0.0f;
-    for (std::size_t k = 0; k < e.size(); ++k) dot += e[k] * queryEmbedding_[k];
+    // Four partial sums: independent chains the compiler can pipeline (no -ffast-math reassociation needed).
+    const float* e = s.embeddings.data() + static_cast<std::size_t>(i) * dim;
+    float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
+    std::size_t k = 0;
+    for (; k + 4 <= dim; k += 4) {
+      d0 += e[k] * q[k];
+      d1 += e[k + 1] * q[k + 1];
+      d2 += e[k + 2] * q[k + 2];
+      d3 += e[k + 3] * q[k + 3];
+    }
+    for (; k < dim; ++k) d0 += e[k] * q[k];
+    const float dot = (d0 + d1) + (d2 + d3);
     top = std::max(top, dot);
     if (dot >= options_.semanticThreshold) {
+      const Record& r = s.records[i];
       const Guard g = options_.semanticGuards ? checkGuards(*query_, slots, r.features, r.slots) : Guard::none;
       if (g == Guard::none) {
         if (dot > bestSim) {
@@ -180,7 +191,6 @@ void AnswerCache::lookupSemantic(std::span<const float> raw, std::uint64_t slots
         blockedBy = g;
       }
     }
-    i = next;
   }
   res.similarity = top;
   if (best == kNone) {
@@ -283,6 +293,7 @@ InsertOutcome AnswerCache::insertAt(std::string_view prompt, std::string_view an
     std::memcpy(s.answers.data() + i * s.maxAnswer, answer.data(), answer.size());
     if (s.dim) std::copy(emb.begin(), emb.end(), s.embedding(i).begin());
     r.used = true;
+    s.liveUntil[i] = std::max<std::int64_t>(expires, 1);  // 0 marks a free record
     ++s.size;
     s.pushFront(i);
     if (!s.index.empty()) s.indexInsert(i);

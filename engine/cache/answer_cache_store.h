@@ -36,6 +36,8 @@ struct AnswerCache::Store {
   std::vector<Record> records;
   std::vector<char> prompts, answers;
   std::vector<float> embeddings;
+  std::vector<std::int64_t> liveUntil;  // expiry per record, 0 = free: the semantic scan reads only this and
+                                        // the embeddings, both contiguous
   std::vector<std::uint32_t> index;  // exact tier: record ids by hash, kNone = empty; size a power of two
   std::size_t mask = 0;
   std::uint32_t head = kNone, tail = kNone, freeHead = kNone;

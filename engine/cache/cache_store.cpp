@@ -19,6 +19,7 @@ AnswerCache::Store::Store(std::size_t capacity_, std::size_t dim_, std::size_t m
   prompts.resize(capacity * maxPrompt);
   answers.resize(capacity * maxAnswer);
   embeddings.resize(capacity * dim);
+  liveUntil.assign(capacity, 0);
   if (indexed && capacity > 0) {
     index.assign(powerOfTwoAtLeast(capacity * 2), kNone);
     mask = index.size() - 1;
@@ -32,6 +33,7 @@ void AnswerCache::Store::clear() noexcept {
   freeHead = kNone;
   for (std::size_t i = capacity; i-- > 0;) {
     records[i].used = false;
+    liveUntil[i] = 0;
     records[i].prev = kNone;
     records[i].next = freeHead;
     freeHead = static_cast<std::uint32_t>(i);
@@ -78,6 +80,7 @@ void AnswerCache::Store::release(std::uint32_t i) noexcept {
   unlink(i);
   if (!index.empty()) indexErase(i);
   records[i].used = false;
+  liveUntil[i] = 0;
   records[i].next = freeHead;
   freeHead = i;
   --size;
