@@ -163,7 +163,7 @@ class AnswerCache {
   // The canonical text the cache keys and embeds (see analyzePrompt). Allocates; for tools and tests.
   static std::string canonicalText(std::string_view prompt);
 
-  struct Store;  // one tier's preallocated records (answer_cache.cpp)
+  struct Store;  // internal (answer_cache_store.h): one tier's preallocated records
   struct Counters;
 
  private:
