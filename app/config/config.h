@@ -45,6 +45,7 @@ struct Config {
   std::string cloudEndpoint, cloudModel, cloudApiKeyFile;  // empty endpoint = no cloud
   uint32_t cloudConnectTimeoutMs = 0, cloudFirstByteTimeoutMs = 0;
   uint32_t cacheExactEntries = 0, cacheSemanticEntries = 0, cacheTtlTimeSensitiveS = 0, cacheTtlStaticS = 0;
+  uint32_t cacheSemanticThresholdPct = 0, cacheWarmStartEntries = 0, cacheMaxAnswerBytes = 0;
   uint32_t budgetSimpleMs = 0, budgetLocalMs = 0, budgetFirstTokenMs = 0, hardTimeoutMs = 0;
   std::string stateDir, logDir, runtimeDir;
   std::string logLevel;  // validated name (error|warning|notice|info|debug); the daemon maps it to sotto::log::Level

@@ -213,10 +213,17 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Capacity of the exact-match answer cache; 0 disables it."),
     unsignedSetting("cache.semantic-entries", "512", "entries", 0, 65536, SOTTO_FIELD(cacheSemanticEntries),
                     "Capacity of the semantic (similar question) answer cache; 0 disables it."),
-    unsignedSetting("cache.ttl-time-sensitive-s", "60", "s", 1, 86400, SOTTO_FIELD(cacheTtlTimeSensitiveS),
+    unsignedSetting("cache.ttl-time-sensitive-s", "60", "s", 30, 300, SOTTO_FIELD(cacheTtlTimeSensitiveS),
                     "How long a cached answer that depends on the time (weather, news) stays valid."),
     unsignedSetting("cache.ttl-static-s", "604800", "s", 1, 31536000, SOTTO_FIELD(cacheTtlStaticS),
                     "How long a cached answer that does not depend on the time stays valid."),
+    unsignedSetting("cache.semantic-threshold-percent", "90", "%", 50, 100, SOTTO_FIELD(cacheSemanticThresholdPct),
+                    "Least cosine similarity (in percent) of prompt embeddings for a semantic cache hit; the "
+                    "negation, number, entity and slot guards must pass as well."),
+    unsignedSetting("cache.warm-start-entries", "256", "entries", 0, 65536, SOTTO_FIELD(cacheWarmStartEntries),
+                    "Entries per tier reloaded from the cache file at start-up, most-hit first; 0 = all that fit."),
+    unsignedSetting("cache.max-answer-bytes", "1024", "bytes", 64, 65536, SOTTO_FIELD(cacheMaxAnswerBytes),
+                    "Longest answer the cache stores (memory for every entry is reserved at start-up)."),
 
     unsignedSetting("latency.simple-ms", "300", "ms", 50, 5000, SOTTO_FIELD(budgetSimpleMs),
                     "Round-trip budget (end of speech to first audio) for intents and cached answers."),

@@ -31,7 +31,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   </privacy>
   <cloud endpoint="https://api.example.com/v1" model="gpt-x" api-key-file="/var/lib/sotto/key"
          connect-timeout-ms="1000" first-byte-timeout-ms="3000"/>
-  <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"/>
+  <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"
+         semantic-threshold-percent="85" warm-start-entries="64" max-answer-bytes="2048"/>
   <latency simple-ms="250" local-ms="700" first-token-ms="600" hard-timeout-ms="9000"/>
   <router intent-confidence-percent="55" local-confidence-percent="85" semantic-similarity-percent="92"
           cloud-max-per-hour="10" cloud-max-per-day="100" breaker-failures="4" breaker-failure-percent="40"
@@ -83,6 +84,9 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.cacheSemanticEntries = 100;
   expected.cacheTtlTimeSensitiveS = 30;
   expected.cacheTtlStaticS = 86400;
+  expected.cacheSemanticThresholdPct = 85;
+  expected.cacheWarmStartEntries = 64;
+  expected.cacheMaxAnswerBytes = 2048;
   expected.budgetSimpleMs = 250;
   expected.budgetLocalMs = 700;
   expected.budgetFirstTokenMs = 600;
