@@ -59,6 +59,9 @@ struct Config {
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;
+  // Text to speech (engine/speech/tts.h): engine and voice by name, rate and volume in percent.
+  std::string ttsEngine, ttsVoice, ttsEspeakData;
+  uint32_t ttsRatePercent = 0, ttsVolumePercent = 0;
   bool operator==(const Config&) const = default;
 };
 
