@@ -79,3 +79,17 @@ foreach(voice cmu_us_slt cmu_us_kal cmu_us_awb cmu_us_rms)
     "sotto::flite_usenglish;sotto::flite_cmulex;sotto::flite")
 endforeach()
 set_property(TARGET sotto::flite_usenglish PROPERTY INTERFACE_LINK_LIBRARIES "sotto::flite_cmulex;sotto::flite")
+# espeak-ng: optional (the build falls back to flite alone without it). It needs sonic (static archive shipped) and
+# pcaudiolib, whose static archive needs PulseAudio's libpulse-simple, shipped only as a shared library: we never
+# let espeak-ng play audio itself, and engine/speech/espeak_no_audio.cpp stands in for pcaudiolib.
+find_library(SOTTO_ESPEAK_NG_A NAMES libespeak-ng.a)
+find_library(SOTTO_SONIC_A NAMES libsonic.a)
+find_path(SOTTO_ESPEAK_NG_INCLUDE espeak-ng/espeak_ng.h)
+if(SOTTO_ESPEAK_NG_A AND SOTTO_SONIC_A AND SOTTO_ESPEAK_NG_INCLUDE)
+  add_library(sotto::espeak_ng STATIC IMPORTED GLOBAL)
+  set_target_properties(sotto::espeak_ng PROPERTIES IMPORTED_LOCATION "${SOTTO_ESPEAK_NG_A}"
+    INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_ESPEAK_NG_INCLUDE}" INTERFACE_LINK_LIBRARIES "${SOTTO_SONIC_A};pthread;m")
+else()
+  message(STATUS "espeak-ng: static libespeak-ng.a or libsonic.a not found (libespeak-ng-dev, libsonic-dev): "
+                 "building the flite TTS engine only")
+endif()

@@ -81,9 +81,15 @@ void sleepNs(long ns) {
   nanosleep(&ts, nullptr);
 }
 
-std::unique_ptr<sp::TtsEngine> engine(const std::string& voice) {
+struct Voice {
+  const char* engine;
+  const char* voice;
+};
+
+std::unique_ptr<sp::TtsEngine> engine(const Voice& v) {
   sp::TtsOptions o;
-  o.voice = voice;
+  o.engine = v.engine;
+  o.voice = v.voice;
   auto e = sp::createTts(o);
   if (!e) {
     std::fprintf(stderr, "tts_bench: %s\n", e.error().message.c_str());
@@ -103,15 +109,20 @@ int main(int argc, char** argv) {
   const auto toks = tokens(kAnswer);
   std::printf("answer: %zu bytes in %zu tokens; sink %u Hz; %d runs per figure after a warm-up (wall clock)\n\n",
               std::string(kAnswer).size(), toks.size(), kSinkRate, runs);
-  std::printf("%-5s %-38s %9s %9s %9s\n", "voice", "figure", "p50", "p95", "mean");
+  std::printf("%-6s %-38s %9s %9s %9s\n", "voice", "figure", "p50", "p95", "mean");
 
-  for (const char* voice : {"slt", "kal", "awb", "rms"}) {
+  std::vector<Voice> voices = {{"flite", "slt"}, {"flite", "kal"}, {"flite", "awb"}, {"flite", "rms"}};
+#ifdef SOTTO_HAVE_ESPEAK
+  voices.push_back({"espeak-ng", "en-us"});
+#endif
+  for (const Voice& v : voices) {
+    const char* voice = v.voice;
     sotto::pipeline::CancelToken cancel;
     std::vector<double> streamFirst, pacedFirst, wholeFirst, synthRtf, stageRtf;
     for (int r = 0; r <= runs; ++r) {
       // Streaming, tokens at once: first token fed -> first resampled audio written.
       FirstAudio out;
-      auto stage = sp::TtsStage::create(engine(voice), out);
+      auto stage = sp::TtsStage::create(engine(v), out);
       if (!stage) return 1;
       const auto t0 = Clock::now();
       (*stage)->begin(cancel);
@@ -121,7 +132,7 @@ int main(int argc, char** argv) {
       const double audioS = double(out.frames) / kSinkRate;
       // Streaming, tokens paced at 25 tokens/s (40 ms apart) as a local model would produce them.
       FirstAudio paced;
-      auto stage2 = sp::TtsStage::create(engine(voice), paced);
+      auto stage2 = sp::TtsStage::create(engine(v), paced);
       if (!stage2) return 1;
       const auto p0 = Clock::now();
       (*stage2)->begin(cancel);
@@ -132,7 +143,7 @@ int main(int argc, char** argv) {
       }
       // Baseline: wait for the whole answer, synthesize it in one call, first sample when synthesis ends
       // (the classic non-streaming path: text complete -> wave complete -> play).
-      auto whole = engine(voice);
+      auto whole = engine(v);
       Discard d;
       const auto w0 = Clock::now();
       (void)whole->synthesize(kAnswer, d, cancel);
@@ -147,16 +158,16 @@ int main(int argc, char** argv) {
     }
     const auto sf = stats(streamFirst), pf = stats(pacedFirst), wf = stats(wholeFirst), sr = stats(synthRtf),
                gr = stats(stageRtf);
-    std::printf("%-5s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "first audio, streaming (tokens at once)", sf.p50,
+    std::printf("%-6s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "first audio, streaming (tokens at once)", sf.p50,
                 sf.p95, sf.mean);
-    std::printf("%-5s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "first audio, streaming (25 tokens/s)", pf.p50,
+    std::printf("%-6s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "first audio, streaming (25 tokens/s)", pf.p50,
                 pf.p95, pf.mean);
-    std::printf("%-5s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "baseline: whole answer synthesized", wf.p50, wf.p95,
+    std::printf("%-6s %-38s %7.1fms %7.1fms %7.1fms\n", voice, "baseline: whole answer synthesized", wf.p50, wf.p95,
                 wf.mean);
-    std::printf("%-5s %-38s %9.4f %9.4f %9.4f\n", voice, "RTF synthesis (native rate)", sr.p50, sr.p95, sr.mean);
-    std::printf("%-5s %-38s %9.4f %9.4f %9.4f\n", voice, "RTF stage (chunker+TTS+resampler)", gr.p50, gr.p95,
+    std::printf("%-6s %-38s %9.4f %9.4f %9.4f\n", voice, "RTF synthesis (native rate)", sr.p50, sr.p95, sr.mean);
+    std::printf("%-6s %-38s %9.4f %9.4f %9.4f\n", voice, "RTF stage (chunker+TTS+resampler)", gr.p50, gr.p95,
                 gr.mean);
-    std::printf("%-5s %-38s %8.1fx\n\n", voice, "baseline / streaming first audio", wf.p50 / sf.p50);
+    std::printf("%-6s %-38s %8.1fx\n\n", voice, "baseline / streaming first audio", wf.p50 / sf.p50);
   }
   std::printf("target: first audio chunk <= 60 ms after the first token\n");
   return 0;

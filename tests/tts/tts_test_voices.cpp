@@ -110,3 +110,64 @@ TEST(Tts, RefusesEmbeddedNul) {
 
 }  // namespace
 }  // namespace sotto::test
+
+#ifdef SOTTO_HAVE_ESPEAK
+namespace sotto::test {
+namespace {
+
+std::unique_ptr<speech::TtsEngine> espeak(const std::string& voice, std::string* error = nullptr,
+                                          const std::string& dataDir = "") {
+  speech::TtsOptions o;
+  o.engine = "espeak-ng";
+  o.voice = voice;
+  o.espeakDataDir = dataDir;
+  auto e = speech::createTts(o);
+  if (!e.ok()) {
+    if (error != nullptr) *error = e.error().message;
+    return nullptr;
+  }
+  return std::move(e).value();
+}
+
+TEST(Espeak, MissingDataIsAClearError) {
+  std::string error;
+  EXPECT_EQ(espeak("en-us", &error, "/nonexistent/espeak-ng-data"), nullptr);
+  EXPECT_NE(error.find("/nonexistent/espeak-ng-data"), std::string::npos) << error;
+}
+
+TEST(Espeak, VoicesSpeakAndUnknownOnesAreListed) {
+  for (const char* voice : {"en-us", "en", "de"}) {
+    auto tts = espeak(voice);
+    ASSERT_NE(tts, nullptr) << voice << " (is espeak-ng-data installed?)";
+    EXPECT_EQ(tts->engine(), "espeak-ng");
+    Collector c;
+    pipeline::CancelToken cancel;
+    ASSERT_TRUE(tts->synthesize(kSentence, c, cancel).ok());
+    const double seconds = double(c.samples.size()) / tts->rateHz();
+    EXPECT_GT(seconds, 1.5) << voice;
+    EXPECT_LT(seconds, 5.0) << voice;
+    EXPECT_GT(rmsDbfs(c.samples), -35.0) << voice;
+    EXPECT_LE(c.maxChunk, speech::TtsEngine::kMaxChunkFrames);
+  }
+  std::string error;
+  EXPECT_EQ(espeak("klingon", &error), nullptr);
+  EXPECT_NE(error.find("en-us"), std::string::npos) << error;
+  const auto voices = speech::ttsVoices("espeak-ng");
+  EXPECT_NE(std::find(voices.begin(), voices.end(), "en-us"), voices.end());
+}
+
+TEST(Espeak, CancelStopsWithinOneChunk) {
+  auto tts = espeak("en-us");
+  ASSERT_NE(tts, nullptr);
+  pipeline::CancelToken cancel;
+  Collector c;
+  c.token = &cancel;
+  c.cancelAt = 2;
+  ASSERT_TRUE(tts->synthesize("This sentence is long enough to need many chunks of audio before it ends.", c, cancel)
+                  .ok());
+  EXPECT_EQ(c.chunks, 2u);
+}
+
+}  // namespace
+}  // namespace sotto::test
+#endif
