@@ -6,7 +6,10 @@
 #include <cmath>
 #include <thread>
 
+#include "engine/pipeline/health.h"
+#include "engine/speech/audio_stage.h"
 #include "engine/speech/resampler.h"
+#include "sotto/hal/audio.h"
 #include "tests/support/alloc_counter.h"
 #include "tests/tts/tts_fixtures.h"
 
@@ -187,6 +190,46 @@ TEST(RingOutput, KeepsOnlyTheLeadQueuedAndReturnsOnCancel) {
   consumer.join();
   ASSERT_EQ(got.size(), 1600u + 5000u);
   EXPECT_TRUE(std::equal(seq.begin(), seq.end(), got.begin() + 1600));
+}
+
+}  // namespace
+}  // namespace sotto::test
+
+namespace sotto::test {
+namespace {
+
+// The daemon's arrangement: the TTS (this thread) fills the playback ring, the audio thread pops it into a paced
+// sink. The audio thread must not allocate while speech flows.
+TEST(TtsStage, FeedsTheAudioThreadWhichNeverAllocates) {
+  auto sink = hal::AudioRegistry::instance().openSink(hal::AudioSpec{"null", "default", 48000, 10, 4});
+  ASSERT_TRUE(sink.ok()) << sink.error().message;
+  auto audio = speech::AudioStage::create(nullptr, std::move(sink).value(), 1, 32768);
+  ASSERT_TRUE(audio.ok());
+  speech::AudioStage& a = **audio;
+  ASSERT_TRUE(a.start().ok());
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> allocations{0};
+  pipeline::Heartbeat beat;
+  std::thread audioThread([&] {
+    NoAllocScope scope;  // this thread only
+    a.run(stop, beat);
+    allocations = scope.allocations();
+  });
+  speech::RingOutput out(a.playbackRing(), 48000);
+  auto stage = speech::TtsStage::create(flite("kal"), out);
+  ASSERT_TRUE(stage.ok());
+  pipeline::CancelToken cancel;
+  ASSERT_TRUE((*stage)->speak("Hello. Five minutes.", cancel).ok());
+  while (a.playbackRing().size() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  stop = true;
+  audioThread.join();
+  a.stopDevices();
+  const auto c = a.counters();
+  EXPECT_GE(c.playedFrames, (*stage)->stats().framesOut);
+  EXPECT_EQ(a.playbackRing().dropped(), 0u);
+  if (AllocCounter::supported()) {
+    EXPECT_EQ(allocations.load(), 0u);
+  }
 }
 
 }  // namespace
