@@ -16,11 +16,15 @@ HOST_PKGS=(
   libmount-dev
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us libspeexdsp-dev  # wake word, ASR, speech frontend
   flite sox                                 # generated speech in the speech tests
+  flite1-dev                                # TTS: static flite and its voices (cmu_us_slt, kal, awb, rms)
+  libespeak-ng-dev libsonic-dev espeak-ng-data  # TTS: espeak-ng (static) and its data
 )
 CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static
   libsodium-dev:arm64 libcap-dev:arm64 libmount-dev:arm64 libgtest-dev:arm64 libbenchmark-dev:arm64
   libpocketsphinx-dev:arm64 libsphinxbase-dev:arm64 libspeexdsp-dev:arm64
+  flite1-dev:arm64                          # TTS: static flite and its voices
+  libespeak-ng-dev:arm64 libsonic-dev:arm64 espeak-ng-data:arm64
 )
 
 missing() {

@@ -58,3 +58,38 @@ set_target_properties(sotto::sphinxbase PROPERTIES IMPORTED_LOCATION "${SOTTO_SP
 add_library(sotto::pocketsphinx STATIC IMPORTED GLOBAL)
 set_target_properties(sotto::pocketsphinx PROPERTIES IMPORTED_LOCATION "${SOTTO_POCKETSPHINX_A}"
   INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_POCKETSPHINX_INCLUDE}" INTERFACE_LINK_LIBRARIES sotto::sphinxbase)
+
+# Text to speech: flite (voices cmu_us_slt, kal, awb, rms) and espeak-ng. Debian ships the static archives (host and
+# :arm64 multiarch); the flite voices are compiled into their archives, espeak-ng reads its espeak-ng-data at run time.
+# flite's own audio output (au_alsa) resolves against our static libasound; we never play through it.
+find_path(SOTTO_FLITE_INCLUDE flite/flite.h REQUIRED)
+find_library(SOTTO_FLITE_A NAMES libflite.a REQUIRED)
+add_library(sotto::flite STATIC IMPORTED GLOBAL)
+set_target_properties(sotto::flite PROPERTIES IMPORTED_LOCATION "${SOTTO_FLITE_A}"
+  INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_FLITE_INCLUDE}/flite" INTERFACE_LINK_LIBRARIES "sotto::alsa;m")
+foreach(part usenglish cmulex cmu_us_slt cmu_us_kal cmu_us_awb cmu_us_rms)
+  find_library(SOTTO_FLITE_${part}_A NAMES libflite_${part}.a REQUIRED)
+  add_library(sotto::flite_${part} STATIC IMPORTED GLOBAL)
+  set_target_properties(sotto::flite_${part} PROPERTIES IMPORTED_LOCATION "${SOTTO_FLITE_${part}_A}"
+    INTERFACE_LINK_LIBRARIES sotto::flite)
+endforeach()
+# The voices need the US English language and the CMU lexicon.
+foreach(voice cmu_us_slt cmu_us_kal cmu_us_awb cmu_us_rms)
+  set_property(TARGET sotto::flite_${voice} PROPERTY INTERFACE_LINK_LIBRARIES
+    "sotto::flite_usenglish;sotto::flite_cmulex;sotto::flite")
+endforeach()
+set_property(TARGET sotto::flite_usenglish PROPERTY INTERFACE_LINK_LIBRARIES "sotto::flite_cmulex;sotto::flite")
+# espeak-ng: optional (the build falls back to flite alone without it). It needs sonic (static archive shipped) and
+# pcaudiolib, whose static archive needs PulseAudio's libpulse-simple, shipped only as a shared library: we never
+# let espeak-ng play audio itself, and engine/speech/espeak_no_audio.cpp stands in for pcaudiolib.
+find_library(SOTTO_ESPEAK_NG_A NAMES libespeak-ng.a)
+find_library(SOTTO_SONIC_A NAMES libsonic.a)
+find_path(SOTTO_ESPEAK_NG_INCLUDE espeak-ng/espeak_ng.h)
+if(SOTTO_ESPEAK_NG_A AND SOTTO_SONIC_A AND SOTTO_ESPEAK_NG_INCLUDE)
+  add_library(sotto::espeak_ng STATIC IMPORTED GLOBAL)
+  set_target_properties(sotto::espeak_ng PROPERTIES IMPORTED_LOCATION "${SOTTO_ESPEAK_NG_A}"
+    INTERFACE_INCLUDE_DIRECTORIES "${SOTTO_ESPEAK_NG_INCLUDE}" INTERFACE_LINK_LIBRARIES "${SOTTO_SONIC_A};pthread;m")
+else()
+  message(STATUS "espeak-ng: static libespeak-ng.a or libsonic.a not found (libespeak-ng-dev, libsonic-dev): "
+                 "building the flite TTS engine only")
+endif()

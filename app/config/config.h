@@ -71,6 +71,9 @@ struct Config {
   uint32_t auditMaxFileKib = 0, auditFiles = 0;  // one file's cap; current + rotated files
   // "local-only" | "redact" | "allow", indexed like sotto::privacy::PiiType (privacy::PolicyTable::fromNames).
   std::array<std::string, 14> piiPolicy;
+  // Text to speech (engine/speech/tts.h): engine and voice by name, rate and volume in percent.
+  std::string ttsEngine, ttsVoice, ttsEspeakData;
+  uint32_t ttsRatePercent = 0, ttsVolumePercent = 0;
   bool operator==(const Config&) const = default;
 };
 

@@ -63,6 +63,8 @@ constexpr std::array<std::string_view, 3> kPrivacyModes{"offline", "private", "s
 constexpr std::array<std::string_view, 3> kPiiPolicies{"local-only", "redact", "allow"};
 // The names sotto::log::parseLevel accepts.
 constexpr std::array<std::string_view, 5> kLogLevels{"error", "warning", "notice", "info", "debug"};
+// The names engine/speech/tts.h's createTts knows (a build without espeak-ng says so when it is chosen).
+constexpr std::array<std::string_view, 2> kTtsEngines{"flite", "espeak-ng"};
 
 // The field accessors: `-> auto&` makes each lambda return a reference to exactly the member's type.
 #define SOTTO_FIELD(member) [](Config& c) -> auto& { return c.member; }
@@ -134,6 +136,18 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.grammar", "true", SOTTO_FIELD(asrGrammar),
                 "Also decode with the intent catalogue's command grammar; its transcript wins when it scores better "
                 "and agrees with the language model's on two thirds of the words."),
+
+    choiceSetting("tts.engine", "flite", kTtsEngines, SOTTO_FIELD(ttsEngine),
+                  "Speech synthesizer: flite (built in, the default) or espeak-ng (needs tts.espeak-data)."),
+    textSetting("tts.voice", "", 64, Empty::allowed, SOTTO_FIELD(ttsVoice),
+                "Voice of the synthesizer; empty = its default. flite: slt, kal, awb, rms; espeak-ng: a voice name "
+                "such as en-us or en (an unknown voice is an error listing the available ones)."),
+    unsignedSetting("tts.rate", "100", "%", 50, 300, SOTTO_FIELD(ttsRatePercent),
+                    "Speaking rate relative to the voice's own: 200 is twice as fast."),
+    unsignedSetting("tts.volume", "100", "%", 0, 400, SOTTO_FIELD(ttsVolumePercent),
+                    "Gain on the synthesized speech (saturating): 100 leaves it unchanged."),
+    pathSetting("tts.espeak-data", "", Empty::allowed, SOTTO_FIELD(ttsEspeakData),
+                "Directory of espeak-ng's espeak-ng-data; empty = the library's compiled-in location."),
 
     cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
                    "CPUs the audio thread may run on; empty = no pinning."),

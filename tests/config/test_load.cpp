@@ -22,6 +22,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
           endpoint-silence-ms="500" max-utterance-ms="8000"/>
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-30"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
+  <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard" device-id-rotation-h="12">
     <audit max-file-kib="64" files="3"/>
@@ -64,6 +65,11 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.asrDictionary = "/opt/am.dict";
   expected.asrLanguageModel = "";
   expected.asrGrammar = false;
+  expected.ttsEngine = "espeak-ng";
+  expected.ttsVoice = "en-us";
+  expected.ttsRatePercent = 150;
+  expected.ttsVolumePercent = 80;
+  expected.ttsEspeakData = "/opt/espeak-ng-data";
   expected.audioCpus = {0};
   expected.speechCpus = {1, 2};
   expected.llmCpus = {2, 3};
@@ -241,7 +247,7 @@ TEST(Load, ProblemsAreCappedWithACount) {
   EXPECT_FALSE(r.config);
   ASSERT_EQ(r.problems.size(), 101u);
   EXPECT_EQ(r.problems[0].format(),
-            "many.xml:2: unknown0: unknown element <unknown0> (<sotto> contains audio, model, speech, wake, asr, "
+            "many.xml:2: unknown0: unknown element <unknown0> (<sotto> contains audio, model, speech, wake, asr, tts, "
             "threads, privacy, cloud, "
             "cache, latency, router, paths, log, watchdog)");
   EXPECT_EQ(r.problems[99].line, 101);

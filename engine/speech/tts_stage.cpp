@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// TtsStage: phrases out of the chunker are synthesized, resampled and written out chunk by chunk.
+#include "engine/speech/tts_stage.h"
+
+#include <time.h>
+
+#include <algorithm>
+
+namespace sotto::speech {
+
+RingOutput::RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs)
+    : ring_(ring),
+      rateHz_(rateHz),
+      maxLead_(std::min<size_t>(ring.capacity(), static_cast<size_t>(rateHz) * maxLeadMs / 1000)) {}
+
+bool RingOutput::write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) {
+  while (!frames.empty()) {
+    if (cancel.cancelled()) return false;
+    const size_t queued = ring_.size();
+    const size_t room = queued >= maxLead_ ? 0 : maxLead_ - queued;
+    if (room > 0) {
+      const size_t n = ring_.write(frames.first(std::min(room, frames.size())));
+      frames = frames.subspan(n);
+      if (n > 0) continue;
+    }
+    timespec ts{0, 1000000L};  // the speaker drains a period every few ms: poll gently
+    nanosleep(&ts, nullptr);
+  }
+  return true;
+}
+
+Result<std::unique_ptr<TtsStage>> TtsStage::create(std::unique_ptr<TtsEngine> engine, PcmOutput& out,
+                                                   const ChunkerConfig& chunker, int resampleQuality) {
+  if (!engine) return makeError(Errc::invalid_argument, "tts stage: no engine");
+  auto c = PhraseChunker::create(chunker);
+  if (!c) return std::move(c).error();
+  auto r = Resampler::create(engine->rateHz(), out.rateHz(), resampleQuality);
+  if (!r) return std::move(r).error();
+  std::unique_ptr<TtsStage> s(new TtsStage());
+  s->outBuf_.resize(std::max((*r)->maxOutput(TtsEngine::kMaxChunkFrames), (*r)->maxOutput((*r)->inputLatency())));
+  s->engine_ = std::move(engine);
+  s->chunker_ = std::move(c).value();
+  s->resampler_ = std::move(r).value();
+  s->out_ = &out;
+  return s;
+}
+
+void TtsStage::begin(const pipeline::CancelToken& cancel) {
+  cancel_ = &cancel;
+  chunker_->reset();
+  resampler_->reset();
+  stats_ = {};
+  begin_ = std::chrono::steady_clock::now();
+}
+
+int64_t TtsStage::sinceBegin() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin_).count();
+}
+
+void TtsStage::stopForCancel() {
+  stats_.cancelled = true;
+  chunker_->reset();
+  resampler_->reset();
+}
+
+bool TtsStage::onAudio(std::span<const int16_t> samples) {
+  const size_t n = resampler_->process(samples, outBuf_);
+  if (n == 0) return !cancel_->cancelled();
+  if (!out_->write(std::span<const int16_t>(outBuf_.data(), n), *cancel_)) return false;
+  if (stats_.firstAudioNs < 0) stats_.firstAudioNs = sinceBegin();
+  stats_.framesOut += n;
+  return true;
+}
+
+Status TtsStage::speakReady() {
+  std::string_view phrase;
+  while (chunker_->next(phrase)) {
+    ++stats_.phrases;
+    if (Status st = engine_->synthesize(phrase, *this, *cancel_); !st) return st;
+    if (cancel_->cancelled()) {
+      stopForCancel();
+      return {};
+    }
+  }
+  return {};
+}
+
+Status TtsStage::feed(std::string_view text) {
+  if (cancel_ == nullptr) return makeError(Errc::internal, "tts stage: feed() before begin()");
+  if (cancel_->cancelled()) {
+    if (!stats_.cancelled) stopForCancel();
+    return {};
+  }
+  if (stats_.firstTextNs < 0 && !text.empty()) stats_.firstTextNs = sinceBegin();
+  while (!text.empty()) {
+    text.remove_prefix(chunker_->push(text));
+    if (Status st = speakReady(); !st) return st;
+    if (stats_.cancelled) return {};
+  }
+  return {};
+}
+
+Status TtsStage::finish() {
+  if (cancel_ == nullptr) return makeError(Errc::internal, "tts stage: finish() before begin()");
+  if (stats_.cancelled || cancel_->cancelled()) {
+    if (!stats_.cancelled) stopForCancel();
+    return {};
+  }
+  chunker_->finish();
+  if (Status st = speakReady(); !st) return st;
+  if (stats_.cancelled) return {};
+  const size_t n = resampler_->flush(outBuf_);
+  if (n > 0 && out_->write(std::span<const int16_t>(outBuf_.data(), n), *cancel_)) stats_.framesOut += n;
+  chunker_->reset();
+  return {};
+}
+
+Status TtsStage::speak(std::string_view text, const pipeline::CancelToken& cancel) {
+  begin(cancel);
+  if (Status st = feed(text); !st) return st;
+  return finish();
+}
+
+}  // namespace sotto::speech

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// TtsStage: the TTS thread's work: answer text -> phrase chunker -> TTS -> resampler -> playback (ring or file).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "engine/pipeline/cancel_token.h"
+#include "engine/pipeline/spsc_ring.h"
+#include "engine/speech/chunker.h"
+#include "engine/speech/resampler.h"
+#include "engine/speech/tts.h"
+
+namespace sotto::speech {
+
+// Where the stage's audio goes: S16 mono at rateHz().
+class PcmOutput {
+ public:
+  virtual ~PcmOutput() = default;
+  // TTS thread. Blocks until all of `frames` is accepted, or returns false early when `cancel` is set or the
+  // output failed.
+  virtual bool write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) = 0;
+  virtual uint32_t rateHz() const = 0;
+};
+
+// The audio thread's playback ring (AudioStage::playbackRing; this is its only producer). write() keeps at most
+// maxLeadMs of audio queued ahead of the speaker, sleeping 1 ms at a time (never spinning), so a cancel is heard
+// within that time: the audio thread only pops and never waits for us.
+class RingOutput final : public PcmOutput {
+ public:
+  RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs = 100);
+  bool write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) override;
+  uint32_t rateHz() const override { return rateHz_; }
+  size_t maxLeadFrames() const { return maxLead_; }
+
+ private:
+  pipeline::SpscRing<int16_t>& ring_;
+  uint32_t rateHz_;
+  size_t maxLead_;
+};
+
+struct TtsStageStats {
+  uint64_t phrases = 0;        // phrases synthesized (or started) since begin()
+  uint64_t framesOut = 0;      // frames written to the output at its rate
+  int64_t firstAudioNs = -1;   // from begin() to the first audio written; -1 = none yet
+  int64_t firstTextNs = -1;    // from begin() to the first feed() with text
+  bool cancelled = false;
+};
+
+// Threads: one TTS thread (non-real-time) calls everything. feed() and finish() block while they synthesize and
+// while the output is full; they allocate inside the TTS library, never in the chunker or resampler.
+class TtsStage final : private TtsAudioSink {
+ public:
+  // The engine and the output's rate fix the resampler; the stage borrows `out` for its lifetime.
+  static Result<std::unique_ptr<TtsStage>> create(std::unique_ptr<TtsEngine> engine, PcmOutput& out,
+                                                  const ChunkerConfig& chunker = {}, int resampleQuality = 5);
+
+  // Starts an answer; `cancel` (borrowed until the next begin()) is checked between chunks.
+  void begin(const pipeline::CancelToken& cancel);
+  // A piece of the answer's text (a token: any size, may split UTF-8): speaks every phrase it completes.
+  Status feed(std::string_view text);
+  // End of the answer's text: speaks the rest and the resampler's tail.
+  Status finish();
+  // begin + feed + finish.
+  Status speak(std::string_view text, const pipeline::CancelToken& cancel);
+
+  const TtsStageStats& stats() const { return stats_; }
+  const TtsEngine& engine() const { return *engine_; }
+
+ private:
+  TtsStage() = default;
+  bool onAudio(std::span<const int16_t> samples) override;
+  Status speakReady();
+  int64_t sinceBegin() const;
+  void stopForCancel();
+
+  std::unique_ptr<TtsEngine> engine_;
+  std::unique_ptr<PhraseChunker> chunker_;
+  std::unique_ptr<Resampler> resampler_;
+  PcmOutput* out_ = nullptr;
+  const pipeline::CancelToken* cancel_ = nullptr;
+  std::vector<int16_t> outBuf_;  // one resampled chunk
+  std::chrono::steady_clock::time_point begin_{};
+  TtsStageStats stats_;
+};
+
+}  // namespace sotto::speech
