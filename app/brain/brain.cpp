@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "engine/cache/answer_cache.h"
+#include "engine/cache/generator_embedder.h"
 #include "engine/intents/catalogue.h"
 #include "engine/intents/clock.h"
 #include "engine/intents/handlers.h"
@@ -15,9 +17,13 @@
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
+#include "engine/privacy/anonymizer.h"
+#include "engine/privacy/audit.h"
 #include "engine/privacy/pii.h"
+#include "engine/privacy/policy.h"
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
+#include "sotto/hal/keystore.h"
 
 namespace sotto::brain {
 namespace {
@@ -79,6 +85,16 @@ struct Brain::Impl {
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 
   std::unique_ptr<privacy::PiiClassifier> pii;
+  privacy::PolicyTable policy = privacy::PolicyTable::defaults();
+  privacy::Anonymizer anonymizer;  // one conversation: the same value keeps its placeholder across turns
+  std::unique_ptr<hal::Keystore> keystore;
+  std::unique_ptr<privacy::AuditLog> audit;  // no audit log, no escalation: what leaves must be on record
+  std::unique_ptr<cache::AnswerCache> cache;
+  std::optional<hal::SecretKey> cacheKey;
+  std::string cachePath;
+  std::unique_ptr<llm::Generator> embedGenerator;  // the cache's own: embed() clobbers a generator's prefix
+  std::unique_ptr<cache::GeneratorEmbedder> embedder;
+  bool cacheDirty = false;
   std::optional<intents::Matcher> matcher;
   intents::MatchWorkspace matchSpace;
   intents::SystemClock clock;
@@ -93,7 +109,40 @@ struct Brain::Impl {
   Result<llm::GenerationResult> generateLocal(std::string_view text, TokenCollector& c, size_t maxTokens,
                                               const pipeline::CancelToken* cancel);
   std::string localPrompt(std::string_view text) const;
+  void remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive);
+  void saveCache();
 };
+
+// Answers worth keeping: not the handlers' (they are computed fresh), not "cannot answer"; time-sensitive ones
+// (weather, news, "today") expire within minutes.
+void Brain::Impl::remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive) {
+  if (!cache || out.answer.empty()) return;
+  if (out.route != router::Route::local && out.route != router::Route::cloud) return;
+  const auto cls = timeSensitive ? cache::AnswerClass::timeSensitive : cache::AnswerClass::staticKnowledge;
+  if (cache->insert(text, out.answer, cls, slots) == cache::InsertOutcome::stored) cacheDirty = true;
+}
+
+void Brain::Impl::saveCache() {
+  if (!cache || !cacheKey || !cacheDirty) return;
+  if (auto st = cache->save(cachePath, cacheKey->bytes()); !st) {
+    warnings.push_back("answer cache not saved: " + st.error().message);
+  }
+  cacheDirty = false;
+}
+
+namespace {
+
+// Crude but conservative: answers to these change within the day.
+bool looksTimeSensitive(std::string_view text) {
+  static constexpr std::string_view kWords[] = {"weather", "today", "tonight", "tomorrow", "now", "news",
+                                                "score", "forecast", "traffic", "latest", "current"};
+  for (std::string_view w : kWords) {
+    if (text.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::string Brain::Impl::localPrompt(std::string_view text) const {
   if (!local->chat) return std::string(text);
@@ -118,15 +167,17 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
   in.mode = mode.load();
   in.forced = overrides.forced;
 
-  // 1. Personal data: the verdict decides whether anything may leave the device.
+  // 1. Personal data: the per-type policy decides whether anything may leave the device, and as what.
   privacy::SpanBuffer spans;
-  if (auto st = pii->classify(text, spans); !st) {
-    // Too long to check completely: treat it as wholly sensitive.
-    in.pii = router::PiiVerdict::localOnly;
-  } else if (spans.overflowed()) {
-    in.pii = router::PiiVerdict::localOnly;
+  const bool classified = pii->classify(text, spans).ok();
+  const privacy::EscalationDecision escalation =
+      privacy::decideEscalation(static_cast<privacy::PrivacyMode>(in.mode), text, classified, spans, policy, anonymizer);
+  if (!classified || spans.overflowed()) {
+    in.pii = router::PiiVerdict::localOnly;  // not wholly checked: treat it as wholly sensitive
   } else if (!spans.empty()) {
-    in.pii = router::PiiVerdict::localOnly;  // refined by the per-type policy (privacy branch)
+    const bool localOnly = escalation.reason == privacy::EscalationReason::localOnlyPii ||
+                           escalation.reason == privacy::EscalationReason::anonymizerFull;
+    in.pii = localOnly ? router::PiiVerdict::localOnly : router::PiiVerdict::redactable;
   }
 
   // 2. Intents: a confident match with a handler that answers.
@@ -143,7 +194,19 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
     }
   }
 
-  // 3. Local model confidence, when the decision depends on it.
+  // 3. The answer cache (never holds answers to prompts with personal data).
+  const std::uint64_t slots = match.intent >= 0 ? cache::slotSignature(match) : 0;
+  std::string cached;
+  if (cache) {
+    const cache::LookupResult hit = cache->lookup(text, slots);
+    in.cache.similarity = hit.similarity;
+    in.cache.guardsPassed = hit.blockedBy == cache::Guard::none;
+    if (hit.tier == cache::Tier::exact) in.cache.outcome = router::CacheOutcome::exact;
+    if (hit.tier == cache::Tier::semantic) in.cache.outcome = router::CacheOutcome::semantic;
+    if (hit.hit()) cached.assign(hit.answer);  // the view dies with the next cache change
+  }
+
+  // 4. Local model confidence, when the decision depends on it.
   TokenCollector collected;
   in.local.available = local.has_value();
   const auto tDecide = now();
@@ -157,7 +220,7 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
     }
   }
 
-  // 4. Decide.
+  // 5. Decide.
   const router::RouteDecision d = router->route(in, now());
   char line[router::kDecisionLineMax];
   const size_t len = router::formatDecision(d, router->complete(in, now()), line);
@@ -165,7 +228,7 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
   out.route = d.route;
   out.reason = d.reason;
 
-  // 5. Answer.
+  // 6. Answer.
   switch (d.route) {
     case router::Route::intent: {
       out.answer = handled ? handled->speech : std::string();
@@ -183,7 +246,11 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
       out.answer = collected.text;
       break;
     }
-    case router::Route::cache:
+    case router::Route::cache: {
+      out.answer = cached;
+      sink.onText(out.answer);
+      break;
+    }
     case router::Route::cloud:
     case router::Route::cannotAnswer: {
       out.route = router::Route::cannotAnswer;
@@ -193,6 +260,8 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
     }
   }
   if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
+  remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
+  saveCache();
   return out;
 }
 
@@ -209,6 +278,36 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   auto pii = privacy::PiiClassifier::create();
   if (!pii) return std::move(pii).error();  // no way to tell what may leave: refuse to start
   impl->pii = std::move(*pii);
+
+  if (auto table = privacy::PolicyTable::fromNames(config.piiPolicy)) {
+    impl->policy = *table;
+  } else {
+    return std::move(table).error();  // a config that says what may leave must be honoured exactly
+  }
+
+  // The device key: encryption at rest (cache, audit log). Without it nothing is persisted and nothing escalates.
+  hal::KeystoreSpec ks;
+  ks.stateDir = stateDir;
+  if (auto k = hal::KeystoreRegistry::instance().open(ks)) {
+    impl->keystore = std::move(*k);
+    privacy::AuditOptions ao;
+    ao.dir = stateDir + "/" + privacy::kAuditDirName;
+    ao.maxFileBytes = static_cast<uint64_t>(config.auditMaxFileKib) * 1024u;
+    ao.maxFiles = config.auditFiles;
+    auto auditKey = impl->keystore->deriveKey(privacy::kAuditKeyPurpose);
+    if (!auditKey) {
+      impl->warnings.push_back("cloud escalation disabled: no audit key: " + auditKey.error().message);
+    } else if (auto log = privacy::AuditLog::open(ao, *auditKey)) {
+      impl->audit = std::move(*log);
+      for (const std::string& w : impl->audit->warnings()) impl->warnings.push_back("audit log: " + w);
+    } else {
+      impl->warnings.push_back("cloud escalation disabled: audit log: " + log.error().message);
+    }
+    if (auto ck = impl->keystore->deriveKey("cache")) impl->cacheKey = std::move(*ck);
+  } else {
+    impl->warnings.push_back("no device key (answer cache not persisted, cloud escalation disabled): " +
+                             k.error().message);
+  }
 
   const std::string catalogue =
       overrides.cataloguePath.empty() ? std::string(intents::kDefaultCataloguePath) : overrides.cataloguePath;
@@ -228,6 +327,43 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
       impl->local = std::move(*m);
     } else {
       impl->warnings.push_back("local model disabled: " + m.error().message);
+    }
+  }
+
+  if (config.cacheExactEntries > 0 || config.cacheSemanticEntries > 0) {
+    cache::CacheOptions co;
+    co.exactEntries = config.cacheExactEntries;
+    co.ttlTimeSensitiveS = config.cacheTtlTimeSensitiveS;
+    co.ttlStaticS = config.cacheTtlStaticS;
+    co.semanticThreshold = static_cast<float>(config.cacheSemanticThresholdPct) / 100.0f;
+    co.warmStartEntries = config.cacheWarmStartEntries;
+    co.maxAnswerBytes = config.cacheMaxAnswerBytes;
+    co.semanticEntries = 0;
+    if (impl->local && config.cacheSemanticEntries > 0) {
+      // Embeddings from the local model, on a generator of its own with a short context.
+      llm::GeneratorOptions go;
+      go.context.threads = config.llmThreads;
+      go.context.nCtx = 256;
+      if (auto g = llm::Generator::create(*impl->local->model, *impl->local->tokenizer, go)) {
+        impl->embedGenerator = std::move(*g);
+        impl->embedder = std::make_unique<cache::GeneratorEmbedder>(*impl->embedGenerator);
+        co.semanticEntries = config.cacheSemanticEntries;
+      } else {
+        impl->warnings.push_back("semantic cache disabled: " + g.error().message);
+      }
+    }
+    if (auto c = cache::AnswerCache::create(co, *impl->pii, impl->embedder.get())) {
+      impl->cache = std::move(*c);
+      impl->cachePath = stateDir + "/answers.cache";
+      if (impl->cacheKey) {
+        if (auto rep = impl->cache->load(impl->cachePath, impl->cacheKey->bytes())) {
+          if (rep->discarded) impl->warnings.push_back("answer cache discarded: " + rep->reason);
+        } else {
+          impl->warnings.push_back("answer cache not loaded: " + rep.error().message);
+        }
+      }
+    } else {
+      impl->warnings.push_back("answer cache disabled: " + c.error().message);
     }
   }
 
