@@ -110,7 +110,7 @@ struct Brain::Impl {
                                               const pipeline::CancelToken* cancel);
   std::string localPrompt(std::string_view text) const;
   void remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive);
-  void saveCache();
+  void saveCache(AskSink& sink);
 };
 
 // Answers worth keeping: not the handlers' (they are computed fresh), not "cannot answer"; time-sensitive ones
@@ -122,10 +122,10 @@ void Brain::Impl::remember(std::string_view text, const AskResult& out, std::uin
   if (cache->insert(text, out.answer, cls, slots) == cache::InsertOutcome::stored) cacheDirty = true;
 }
 
-void Brain::Impl::saveCache() {
+void Brain::Impl::saveCache(AskSink& sink) {
   if (!cache || !cacheKey || !cacheDirty) return;
   if (auto st = cache->save(cachePath, cacheKey->bytes()); !st) {
-    warnings.push_back("answer cache not saved: " + st.error().message);
+    sink.onWarning("answer cache not saved: " + st.error().message);
   }
   cacheDirty = false;
 }
@@ -261,7 +261,7 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
   }
   if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
   remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
-  saveCache();
+  saveCache(sink);
   return out;
 }
 
@@ -283,6 +283,12 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
     impl->policy = *table;
   } else {
     return std::move(table).error();  // a config that says what may leave must be honoured exactly
+  }
+
+  // The daemon's state directory comes from systemd (StateDirectory=); the CLI may name a new one.
+  std::error_code ec;
+  if (!std::filesystem::exists(stateDir, ec) && std::filesystem::create_directories(stateDir, ec)) {
+    std::filesystem::permissions(stateDir, std::filesystem::perms::owner_all, ec);
   }
 
   // The device key: encryption at rest (cache, audit log). Without it nothing is persisted and nothing escalates.
