@@ -56,7 +56,6 @@ Result<std::unique_ptr<EchoCanceller>> EchoCanceller::create(const EchoConfig& c
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_DENOISE, &on);
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &noNoiseSuppression);
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_AGC, &off);
-    speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_VAD, &off);
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_DEREVERB, &off);
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_ECHO_STATE, e->echo_);
     speex_preprocess_ctl(e->residual_, SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, &suppress);
