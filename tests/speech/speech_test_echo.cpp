@@ -3,7 +3,9 @@
 // echo plus a user's speech at the microphone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
