@@ -162,3 +162,58 @@ TEST_F(BargeIn, WakeWordOverPlaybackStopsItWithin100msAndCancels) {
 
 }  // namespace
 }  // namespace sotto::test
+
+namespace sotto::test {
+namespace {
+
+// The speech stage's other outputs on a request without playback: the transcript for the brain in its mailbox,
+// and the latency histograms. Also exercises the end of a finite capture stream (the stage finishes cleanly).
+TEST(SpeechStageTranscript, FinalTranscriptReachesTheBrainsMailbox) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(silence(0.5, dir.file("sil.wav")));
+  ASSERT_TRUE(say("hey computer", dir.file("wake.wav")));
+  ASSERT_TRUE(say("set a timer for five minutes", dir.file("req.wav")));
+  ASSERT_TRUE(concat({dir.file("sil.wav"), dir.file("wake.wav"), dir.file("sil.wav"), dir.file("req.wav"),
+                      dir.file("sil.wav"), dir.file("sil.wav")},
+                     dir.file("mic.wav")));
+  auto src = hal::AudioRegistry::instance().openSource(hal::AudioSpec{"wav", dir.file("mic.wav") + "?fast", 16000, 10, 4});
+  ASSERT_TRUE(src.ok());
+  auto audio = speech::AudioStage::create(std::move(src).value(), nullptr, 1u << 16, 1u << 10);
+  ASSERT_TRUE(audio.ok());
+  auto meter = speech::InputMeter::create(1600, 160);
+  ASSERT_TRUE(meter.ok());
+  auto listener = makeListener();
+  ASSERT_TRUE(listener);
+  auto& a = **audio;
+  auto stage = speech::SpeechStage::create(std::move(meter).value(), std::move(listener), &a, nullptr, 16000, 4);
+  ASSERT_TRUE(stage.ok());
+  auto& s = **stage;
+  ASSERT_TRUE(a.start().ok());
+  while (a.cycle() != speech::CycleResult::ended) s.step(a.captureRing());
+  s.step(a.captureRing());
+  a.stopDevices();
+  const auto c = s.counters();
+  EXPECT_EQ(c.wakes, 1u);
+  EXPECT_EQ(c.finals, 1u);
+  EXPECT_EQ(c.bargeIns, 0u) << "nothing was playing";
+  EXPECT_GT(c.partials, 0u);
+  speech::TranscriptMessage m;
+  ASSERT_TRUE(s.transcripts().tryReceive(m)) << "no transcript for the brain";
+  EXPECT_EQ(m.sequence, 1u);
+  EXPECT_TRUE(hasWord(std::string(m.textView()), "timer")) << m.textView();
+  EXPECT_TRUE(hasWord(std::string(m.textView()), "minutes")) << m.textView();
+  EXPECT_EQ(m.truncated, 0);
+  EXPECT_GE(m.endpointDelayMs, 300u);
+  EXPECT_LE(m.endpointDelayMs, 400u);
+  EXPECT_GT(m.words, 3u);
+  EXPECT_FALSE(s.transcripts().tryReceive(m)) << "one utterance, one transcript";
+  EXPECT_EQ(s.metrics().endpointDelayUs.snapshot().count(), 1u);
+  EXPECT_EQ(s.metrics().finalLagUs.snapshot().count(), 1u);
+  EXPECT_EQ(s.metrics().partialLagUs.snapshot().count(), c.partials);
+  EXPECT_EQ(s.state(), speech::SpeechState::spotting);
+}
+
+}  // namespace
+}  // namespace sotto::test
