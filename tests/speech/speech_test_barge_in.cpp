@@ -114,7 +114,10 @@ class BargeIn : public ::testing::Test {
         fed += a.playbackRing().write(std::span<const int16_t>(device_.data() + fed, n));
       }
       s.step(a.captureRing());
-      if (s.counters().bargeIns != 0 && !r.listeningAfter) r.listeningAfter = s.state() == speech::SpeechState::listening;
+      const auto sc = s.counters();
+      if (sc.bargeIns != 0 && !r.listeningAfter) r.listeningAfter = s.state() == speech::SpeechState::listening;
+      // Half a second after the wake word is enough to see playback stay stopped (keeps the test fast under qemu).
+      if (sc.wakes != 0 && a.counters().capturedFrames / 16 > sc.lastWakeMs + 500) break;
     }
     a.stopDevices();
     const auto sc = s.counters();
