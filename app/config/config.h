@@ -55,6 +55,8 @@ struct Config {
   bool agc = false;
   uint32_t vadStartPercent = 0, vadContinuePercent = 0;
   uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
+  bool aec = false;                       // acoustic echo cancellation on the audio thread
+  uint32_t aecTailMs = 0, aecDelayMs = 0;
   // Wake word (pocketsphinx keyphrase spotting).
   std::string wakePhrase, wakePronunciation;  // pronunciation: "WORD PH PH ...; WORD PH ..." or empty
   int wakeThresholdExponent = 0;              // keyphrase threshold 1e<exponent>

@@ -116,6 +116,15 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Trailing silence after which an utterance ends (endpoint)."),
     unsignedSetting("speech.max-utterance-ms", "10000", "ms", 1000, 60000, SOTTO_FIELD(maxUtteranceMs),
                     "Longest utterance after the wake word (also how long to wait for speech to start)."),
+    boolSetting("speech.aec", "true", SOTTO_FIELD(aec),
+                "Acoustic echo cancellation (speexdsp) of the capture signal against what the speaker plays, so "
+                "the device does not hear itself (needs both a microphone and a speaker)."),
+    unsignedSetting("speech.aec-tail-ms", "128", "ms", 16, 500, SOTTO_FIELD(aecTailMs),
+                    "Length of the echo path the canceller models (room reverberation): longer cancels more of a "
+                    "reverberant room, converges more slowly and costs more CPU."),
+    unsignedSetting("speech.aec-delay-ms", "0", "ms", 0, 500, SOTTO_FIELD(aecDelayMs),
+                    "Fixed latency from the speaker write to the microphone read (device buffers) removed before "
+                    "the canceller, so its tail covers only the room. Must not exceed the real latency."),
 
     textSetting("wake.phrase", "hey computer", 64, Empty::rejected, SOTTO_FIELD(wakePhrase),
                 "Wake phrase spotted on the continuous capture stream (words of the ASR dictionary or of "

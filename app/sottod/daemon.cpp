@@ -199,6 +199,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
 
   notifier.stopping("stopping");
   pipe->stop();
+  pipe->logSpeechMetrics();
   close(sfd);
   SOTTO_LOG_NOTICE("daemon", "stopped", "sottod stopped cleanly");
   return exitCode;

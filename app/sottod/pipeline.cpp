@@ -2,9 +2,16 @@
 // Pipeline wiring: config -> audio devices -> audio thread (SCHED_FIFO) -> capture ring -> speech thread.
 #include "app/sottod/pipeline.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 
+#include "engine/intents/catalogue.h"
 #include "sotto/hal/log.h"
+
+#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
+#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
+#endif
 
 namespace sotto::app {
 namespace {
@@ -16,6 +23,35 @@ hal::AudioSpec specFrom(const config::AudioEndpoint& e) {
 constexpr uint32_t kCaptureRingMs = 2000;   // speech thread may lag this much before frames drop
 constexpr uint32_t kPlaybackRingMs = 1000;  // TTS may run this far ahead of the speaker
 constexpr uint32_t kMeterWindowMs = 100;
+
+// The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar. Loads the models
+// (blocks for a moment). An error means the daemon runs without recognition.
+Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c) {
+  speech::ListenerConfig lc;
+  lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
+  lc.frontend.agc = c.agc;
+  lc.frontend.vadStartPercent = c.vadStartPercent;
+  lc.frontend.vadContinuePercent = c.vadContinuePercent;
+  lc.endpointSilenceMs = c.endpointSilenceMs;
+  lc.maxUtteranceMs = c.maxUtteranceMs;
+  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
+  lc.asr.acousticModel = c.asrAcousticModel;
+  lc.asr.dictionary = c.asrDictionary;
+  lc.asr.languageModel = c.asrLanguageModel;
+  if (c.asrGrammar) {
+    struct stat st {};
+    const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath
+                                                                         : SOTTO_INTENTS_SOURCE_CATALOGUE;
+    auto cat = intents::Catalogue::loadFile(path);
+    if (cat.ok()) {
+      lc.asr.grammar = cat.value().grammar();
+    } else {
+      SOTTO_LOG_WARN("speech", "no-grammar", "no command grammar, recognizing with the language model only: %s",
+                     cat.error().message.c_str());
+    }
+  }
+  return speech::Listener::create(lc);
+}
 
 }  // namespace
 
@@ -56,7 +92,12 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
   uint32_t capturePeriod = source ? source->format().periodFrames : 0;
   uint32_t captureRate = source ? source->format().rateHz : 0;
   bool haveSource = source != nullptr;
-  auto stage = speech::AudioStage::create(std::move(source), std::move(sink), capFrames, playFrames);
+  speech::AudioStageOptions options;
+  options.echoCancel = cfg.aec;
+  options.echoTailMs = cfg.aecTailMs;
+  options.echoDelayMs = cfg.aecDelayMs;
+  options.playbackCancel = &p->answerCancel_;
+  auto stage = speech::AudioStage::create(std::move(source), std::move(sink), capFrames, playFrames, options);
   if (!stage) return std::move(stage).error();
   p->audio_ = std::move(stage).value();
   auto beat = p->health_.addStage("audio");
@@ -66,7 +107,22 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
   if (haveSource) {
     auto meter = speech::InputMeter::create(captureRate * kMeterWindowMs / 1000, capturePeriod);
     if (!meter) return std::move(meter).error();
-    p->meter_.emplace(std::move(meter).value());
+    std::unique_ptr<speech::Listener> listener;
+    if (captureRate != 16000) {
+      p->degradations_.push_back("no speech recognition: it needs 16000 Hz capture");
+      SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition needs 16000 Hz capture, not %u Hz",
+                      captureRate);
+    } else if (auto l = makeListener(cfg); l) {
+      listener = std::move(l).value();
+    } else {
+      p->degradations_.push_back("no speech recognition: " + l.error().message);
+      SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition unavailable, only metering input: %s",
+                      l.error().message.c_str());
+    }
+    auto speech = speech::SpeechStage::create(std::move(meter).value(), std::move(listener), p->audio_.get(),
+                                              &p->answerCancel_, captureRate);
+    if (!speech) return std::move(speech).error();
+    p->speech_ = std::move(speech).value();
     auto sbeat = p->health_.addStage("speech");
     if (!sbeat) return std::move(sbeat).error();
     p->speechBeat_ = *sbeat;
@@ -84,9 +140,9 @@ Status Pipeline::start() {
     return {};
   }
   stop_.store(false, std::memory_order_release);
-  if (meter_) {
+  if (speech_) {
     hal::ThreadOptions so{"sotto-speech", cfg_.speechCpus, 0};
-    auto t = hal::RtThread::start(so, [this] { meter_->run(audio_->captureRing(), stop_, *speechBeat_); });
+    auto t = hal::RtThread::start(so, [this] { speech_->run(audio_->captureRing(), stop_, *speechBeat_); });
     if (!t) return std::move(t).error();
     speechThread_ = std::move(t).value();
   }
@@ -124,7 +180,7 @@ std::vector<std::string> Pipeline::stageNames() const {
 bool Pipeline::injectStall(std::string_view stage) {
   auto msg = pipeline::Message::make(static_cast<uint32_t>(speech::AudioCommand::stall));
   if (stage == "audio" && audio_) return audio_->commands().post(msg);
-  if (stage == "speech" && meter_) return meter_->commands().post(msg);
+  if (stage == "speech" && speech_) return speech_->commands().post(msg);
   return false;
 }
 
@@ -134,7 +190,7 @@ std::string Pipeline::statusLine() const {
   if (audio_ && audio_->hasCapture()) {
     const auto& f = audio_->source()->format();
     std::snprintf(buf, sizeof buf, "listening on %s %u Hz, level %.1f dBFS", audio_->source()->name().c_str(),
-                  f.rateHz, meter_ ? meter_->levelDbfs() : -120.0);
+                  f.rateHz, speech_ ? speech_->meter().levelDbfs() : -120.0);
     s += buf;
   } else {
     s += "not listening (no microphone)";
@@ -153,8 +209,36 @@ std::string Pipeline::statusLine() const {
                   static_cast<unsigned long long>(c.deviceErrors));
     s += buf;
   }
+  if (audio_ && audio_->echoCancelling()) s += "; echo cancelling";
+  if (speech_) {
+    const auto sc = speech_->counters();
+    if (sc.recognizing) {
+      std::snprintf(buf, sizeof buf, "; %llu wakes, %llu transcripts, %llu barge-ins",
+                    static_cast<unsigned long long>(sc.wakes), static_cast<unsigned long long>(sc.finals),
+                    static_cast<unsigned long long>(sc.bargeIns));
+      s += buf;
+    }
+  }
+  if (audio_ && audio_->counters().captureEnded) s += "; capture stream ended";
   if (!degradations_.empty()) s += "; DEGRADED";
   return s;
+}
+
+void Pipeline::logSpeechMetrics() const {
+  if (!speech_ || !speech_->counters().recognizing) return;
+  const auto c = speech_->counters();
+  const auto& m = speech_->metrics();
+  const auto partial = m.partialLagUs.snapshot().summary();
+  const auto final = m.finalLagUs.snapshot().summary();
+  const auto endpoint = m.endpointDelayUs.snapshot().summary();
+  auto ms = [](uint64_t us) { return static_cast<double>(us) / 1000.0; };
+  SOTTO_LOG_INFO("speech", "metrics",
+                 "%llu wakes, %llu partials, %llu finals, %llu barge-ins, %llu transcripts dropped; partial lag "
+                 "p50 %.1f p95 %.1f ms; final lag p50 %.1f p95 %.1f ms; endpoint delay p50 %.0f p95 %.0f ms",
+                 static_cast<unsigned long long>(c.wakes), static_cast<unsigned long long>(c.partials),
+                 static_cast<unsigned long long>(c.finals), static_cast<unsigned long long>(c.bargeIns),
+                 static_cast<unsigned long long>(c.transcriptsDropped), ms(partial.p50), ms(partial.p95),
+                 ms(final.p50), ms(final.p95), ms(endpoint.p50), ms(endpoint.p95));
 }
 
 }  // namespace sotto::app

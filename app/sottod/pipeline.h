@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "app/config/config.h"
+#include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/input_meter.h"
+#include "engine/speech/speech_stage.h"
 #include "sotto/hal/rt.h"
 
 namespace sotto::app {
@@ -42,14 +44,23 @@ class Pipeline {
   bool injectStall(std::string_view stage);
 
   const speech::AudioStage* audio() const { return audio_.get(); }
-  const speech::InputMeter* meter() const { return meter_ ? &*meter_ : nullptr; }
+  const speech::InputMeter* meter() const { return speech_ ? &speech_->meter() : nullptr; }
+  // The speech thread's stage (wake word, ASR, barge-in); null without a microphone.
+  speech::SpeechStage* speech() { return speech_.get(); }
+  const speech::SpeechStage* speech() const { return speech_.get(); }
+  // The token every answer stage honours (LLM, cloud, TTS, playback); barge-in cancels it, the brain resets it
+  // before each answer. Any thread.
+  pipeline::CancelToken& answerCancel() { return answerCancel_; }
+  // Control thread: logs the speech metrics (event counts, lag and endpoint histograms) as one line.
+  void logSpeechMetrics() const;
 
  private:
   Pipeline() = default;
   config::Config cfg_;
   pipeline::HealthMonitor health_;
+  pipeline::CancelToken answerCancel_;  // before the stages that borrow it
   std::unique_ptr<speech::AudioStage> audio_;
-  std::optional<speech::InputMeter> meter_;
+  std::unique_ptr<speech::SpeechStage> speech_;
   pipeline::Heartbeat* audioBeat_ = nullptr;
   pipeline::Heartbeat* speechBeat_ = nullptr;
   std::atomic<bool> stop_{false};

@@ -144,6 +144,13 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
   return r;
 }
 
+Recognizer::~Recognizer() {
+  if (!active_) return;
+  for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
+    if (ps != nullptr) ps_end_utt(ps);
+  }
+}
+
 Status Recognizer::begin() noexcept {
   for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
     if (ps != nullptr && ps_start_utt(ps) < 0) return makeError(Errc::internal, "ASR: ps_start_utt failed");

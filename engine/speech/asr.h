@@ -46,6 +46,11 @@ struct Transcript {
 class Recognizer {
  public:
   static Result<std::unique_ptr<Recognizer>> create(const AsrConfig& config);
+  // Ends an utterance still in progress first: pocketsphinx leaks an active utterance's search state otherwise
+  // (found by LeakSanitizer when the daemon stops while someone speaks).
+  ~Recognizer();
+  Recognizer(const Recognizer&) = delete;
+  Recognizer& operator=(const Recognizer&) = delete;
 
   // Starts an utterance.
   Status begin() noexcept;

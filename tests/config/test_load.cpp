@@ -19,7 +19,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   </audio>
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true"/>
   <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
-          endpoint-silence-ms="500" max-utterance-ms="8000"/>
+          endpoint-silence-ms="500" max-utterance-ms="8000" aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-30"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"/>
@@ -58,6 +58,9 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.vadContinuePercent = 40;
   expected.endpointSilenceMs = 500;
   expected.maxUtteranceMs = 8000;
+  expected.aec = false;
+  expected.aecTailMs = 64;
+  expected.aecDelayMs = 20;
   expected.wakePhrase = "ok speaker";
   expected.wakePronunciation = "SPEAKER S P IY K ER";
   expected.wakeThresholdExponent = -30;

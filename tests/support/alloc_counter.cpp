@@ -2,6 +2,8 @@
 // Counting replacements of the global allocation functions (operator new/delete, glibc malloc family).
 #include "tests/support/alloc_counter.h"
 
+#include <sys/prctl.h>
+
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -39,9 +41,25 @@ std::atomic<std::uint64_t> gDeallocations{0};
 constinit thread_local std::uint64_t tAllocations [[gnu::tls_model("initial-exec")]] = 0;
 constinit thread_local std::uint64_t tDeallocations [[gnu::tls_model("initial-exec")]] = 0;
 
+// Allocations by threads of one name (watchThreadNamed): the name is compared only while a watch is armed.
+std::atomic<bool> gWatching{false};
+char gWatchName[16] = {};
+std::atomic<std::uint64_t> gNamedAllocations{0};
+
+inline void countNamed() noexcept {
+  char name[16] = {};
+  if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) return;  // a system call, never an allocation
+  for (int i = 0; i < 16; ++i) {
+    if (name[i] != gWatchName[i]) return;
+    if (name[i] == '\0') break;
+  }
+  gNamedAllocations.fetch_add(1, std::memory_order_relaxed);
+}
+
 [[maybe_unused]] inline void countAllocation() noexcept {
   ++tAllocations;
   gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (gWatching.load(std::memory_order_acquire)) countNamed();
 }
 [[maybe_unused]] inline void countDeallocation(const void* p) noexcept {
   if (p == nullptr) return;  // free(nullptr) / delete nullptr do nothing
@@ -256,6 +274,19 @@ const char* AllocCounter::mode() noexcept {
 AllocCounts AllocCounter::current(AllocScope scope) noexcept {
   if (scope == AllocScope::thisThread) return {tAllocations, tDeallocations};
   return {gAllocations.load(std::memory_order_relaxed), gDeallocations.load(std::memory_order_relaxed)};
+}
+
+void AllocCounter::watchThreadNamed(const char* name) noexcept {
+  gWatching.store(false, std::memory_order_release);
+  int i = 0;
+  for (; i < 15 && name[i] != '\0'; ++i) gWatchName[i] = name[i];
+  for (; i < 16; ++i) gWatchName[i] = '\0';
+  gNamedAllocations.store(0, std::memory_order_relaxed);
+  gWatching.store(true, std::memory_order_release);
+}
+
+std::uint64_t AllocCounter::namedThreadAllocations() noexcept {
+  return gNamedAllocations.load(std::memory_order_relaxed);
 }
 
 AllocCounts AllocCounter::since(const AllocCounts& mark, AllocScope scope) noexcept {

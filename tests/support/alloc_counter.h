@@ -32,6 +32,13 @@ class AllocCounter {
   // Counts since mark (a value of current(scope) taken earlier with the same scope, on the same thread for
   // thisThread).
   static AllocCounts since(const AllocCounts& mark, AllocScope scope) noexcept;
+  // Per-thread counting of threads a test does not run itself (e.g. a pipeline's "sotto-audio" thread): from
+  // this call on, allocations by any thread whose name (prctl PR_GET_NAME, first 15 bytes) equals `name` are
+  // counted in namedThreadAllocations(), which starts at 0. One name at a time; call before the thread allocates
+  // what should be counted. Costs a system call per allocation while armed.
+  static void watchThreadNamed(const char* name) noexcept;
+  static std::uint64_t namedThreadAllocations() noexcept;
+
   static std::uint64_t allocationsSince(const AllocCounts& mark, AllocScope scope) noexcept {
     return since(mark, scope).allocations;
   }

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// SpeechStage: the speech thread's loop, the recognizer's events (log, metrics, transcript mailbox) and barge-in.
+#include "engine/speech/speech_stage.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sotto/hal/log.h"
+
+namespace sotto::speech {
+namespace {
+
+constexpr size_t kChunkSamples = 1600;  // up to 100 ms per read: fewer wake-ups, same per-frame processing
+
+void bump(std::atomic<uint64_t>& c) noexcept { c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+}  // namespace
+
+Result<std::unique_ptr<SpeechStage>> SpeechStage::create(InputMeter meter, std::unique_ptr<Listener> listener,
+                                                         const AudioStage* audio, pipeline::CancelToken* cancel,
+                                                         uint32_t rateHz, size_t transcriptSlots) {
+  if (rateHz == 0) return makeError(Errc::invalid_argument, "speech stage: capture rate of 0 Hz");
+  auto box = pipeline::SpscMailbox<TranscriptMessage>::create(transcriptSlots);
+  if (!box) return std::move(box).error();
+  std::unique_ptr<SpeechStage> s(new SpeechStage(std::move(meter)));
+  s->listener_ = std::move(listener);
+  s->audio_ = audio;
+  s->cancel_ = cancel;
+  s->rateHz_ = rateHz;
+  s->chunk_.assign(kChunkSamples, 0);
+  s->transcripts_ = std::move(box).value();
+  s->metrics_ = std::make_unique<SpeechMetrics>();
+  return s;
+}
+
+void SpeechStage::run(pipeline::SpscRing<int16_t>& ring, const std::atomic<bool>& stop,
+                      pipeline::Heartbeat& heartbeat) noexcept {
+  while (!stop.load(std::memory_order_acquire)) {
+    pipeline::Message m;
+    while (meter_.commands().tryReceive(m)) {
+      if (m.type == static_cast<uint32_t>(AudioCommand::stall)) {
+        while (!stop.load(std::memory_order_acquire)) {  // simulated hang: no beats until shutdown
+          timespec ts{0, 10 * 1000000L};
+          nanosleep(&ts, nullptr);
+        }
+      }
+    }
+    const size_t n = step(ring);
+    heartbeat.beat();  // waiting for the audio thread is bounded (a period): progress, not idleness
+    if (n == 0) {
+      timespec ts{0, 2 * 1000000L};
+      nanosleep(&ts, nullptr);
+    }
+  }
+}
+
+size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring) noexcept {
+  size_t total = 0;
+  for (size_t n; (n = ring.read(chunk_)) > 0;) {
+    meter_.process(chunk_.data(), n);
+    if (listener_) listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
+    total += n;
+    samples_.store(samples_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    if (n < chunk_.size()) break;
+  }
+  if (total == 0 && !flushed_ && listener_ && audio_ != nullptr && audio_->counters().captureEnded &&
+      ring.size() == 0) {
+    // The finite capture stream (a wav file) ended: an utterance in progress ends with it.
+    flushed_ = true;
+    listener_->flush(*this);
+    state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
+  }
+  return total;
+}
+
+uint64_t SpeechStage::lagUs() const noexcept {
+  if (audio_ == nullptr || !listener_) return 0;
+  const uint64_t captured = audio_->counters().capturedFrames;
+  const uint64_t recognized = listener_->frames() * Listener::kFrameSamples;
+  return captured > recognized ? (captured - recognized) * 1000000ull / rateHz_ : 0;
+}
+
+void SpeechStage::onWake(uint64_t tMs) {
+  bump(wakes_);
+  lastWake_.store(tMs, std::memory_order_relaxed);
+  state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
+  const uint64_t lag = lagUs();
+  metrics_->wakeLagUs.record(lag);
+  // Barge-in: the user talks over the device. The token stops generation, the cloud stream and TTS; the audio
+  // thread sees it within a period and drops what is queued for the speaker. The recognizer is already
+  // listening for the request.
+  const bool speaking = audio_ != nullptr && audio_->playing();
+  if (speaking && cancel_ != nullptr) {
+    cancel_->cancel();
+    bump(bargeIns_);
+    lastBargeIn_.store(tMs, std::memory_order_relaxed);
+  }
+  SOTTO_LOG_INFO("speech", speaking ? "barge-in" : "wake", "wake word at %llu ms of audio (%llu ms behind the "
+                 "microphone)%s", ull(tMs), ull(lag / 1000), speaking ? ": playback stopped, answer cancelled" : "");
+}
+
+void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
+  bump(partials_);
+  const uint64_t lag = lagUs();
+  metrics_->partialLagUs.record(lag);
+  // What the user says stays out of the log unless debugging (privacy): at info only that something was heard.
+  if (log::level() >= log::Level::debug) {
+    SOTTO_LOG_DEBUG("speech", "partial", "partial at %llu ms of audio (%llu ms behind): \"%.*s\"", ull(tMs),
+                    ull(lag / 1000), static_cast<int>(text.size()), text.data());
+  } else {
+    SOTTO_LOG_INFO("speech", "partial", "partial transcript at %llu ms of audio (%llu ms behind)", ull(tMs),
+                   ull(lag / 1000));
+  }
+}
+
+void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDelayMs) {
+  bump(finals_);
+  state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
+  const uint64_t lag = lagUs();
+  metrics_->finalLagUs.record(lag);
+  metrics_->endpointDelayUs.record(endpointDelayMs * 1000);
+
+  TranscriptMessage msg;
+  msg.sequence = ++sequence_;
+  msg.tMs = tMs;
+  msg.endpointDelayMs = static_cast<uint32_t>(std::min<uint64_t>(endpointDelayMs, UINT32_MAX));
+  msg.words = static_cast<uint32_t>(t.words.size());
+  float sum = 0;
+  for (const auto& w : t.words) sum += w.confidence;
+  msg.confidence = t.words.empty() ? 0.0f : sum / static_cast<float>(t.words.size());
+  msg.fromGrammar = t.search == "grammar" ? 1 : 0;
+  size_t n = t.text.size();
+  if (n >= TranscriptMessage::kTextSize) {
+    n = t.text.rfind(' ', TranscriptMessage::kTextSize - 1);  // whole words only
+    if (n == std::string::npos) n = TranscriptMessage::kTextSize - 1;
+    msg.truncated = 1;
+  }
+  std::memcpy(msg.text, t.text.data(), n);
+  msg.length = static_cast<uint16_t>(n);
+  const bool posted = transcripts_.post(msg);
+  if (!posted) bump(dropped_);
+
+  const unsigned long long words = t.words.size();
+  if (log::level() >= log::Level::debug) {
+    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech, %llu words (%.*s "
+                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs), words,
+                    static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence),
+                    t.text.c_str());
+  } else {
+    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech, %llu "
+                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs), words,
+                   static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence));
+  }
+  if (!posted) {
+    SOTTO_LOG_WARN("speech", "transcript-dropped", "the brain's transcript mailbox is full: transcript %llu dropped",
+                   ull(msg.sequence));
+  }
+}
+
+SpeechCounters SpeechStage::counters() const noexcept {
+  SpeechCounters c;
+  c.samples = samples_.load(std::memory_order_relaxed);
+  c.wakes = wakes_.load(std::memory_order_relaxed);
+  c.partials = partials_.load(std::memory_order_relaxed);
+  c.finals = finals_.load(std::memory_order_relaxed);
+  c.bargeIns = bargeIns_.load(std::memory_order_relaxed);
+  c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
+  c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);
+  c.lastBargeInMs = lastBargeIn_.load(std::memory_order_relaxed);
+  c.recognizing = listener_ != nullptr;
+  return c;
+}
+
+}  // namespace sotto::speech

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// sottod hears a generated request through the wav capture backend: wake word and final transcript in its log,
+// the transcript's words only at debug level (privacy).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "child.h"
+#include "tests/speech/speech_fixtures.h"
+
+using namespace std::chrono_literals;
+
+namespace sotto::test {
+namespace {
+
+class DaemonSpeech : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SOTTO_REQUIRE_SPEECH_TOOLS();
+    // The capture is paced like a microphone; under qemu-user pocketsphinx runs at about half real time, so the
+    // capture ring would overflow (as it would on a device that slow): the recognition itself is covered there by
+    // test_speech's closed loop and barge-in tests, which run as fast as the recognizer goes.
+    if (slowFactor() > 1) GTEST_SKIP() << "recognition is slower than real time under the emulator";
+    ASSERT_TRUE(dir_.ok());
+    ASSERT_TRUE(silence(0.4, dir_.file("sil.wav")));
+    ASSERT_TRUE(silence(1.0, dir_.file("tail.wav")));
+    ASSERT_TRUE(say("hey computer", dir_.file("wake.wav")));
+    ASSERT_TRUE(say("set a timer for five minutes", dir_.file("request.wav")));
+    ASSERT_TRUE(concat({dir_.file("sil.wav"), dir_.file("wake.wav"), dir_.file("sil.wav"), dir_.file("request.wav"),
+                        dir_.file("tail.wav")},
+                       dir_.file("mic.wav")));
+  }
+
+  // Runs sottod on the file (paced, like a microphone) until its final transcript is logged; returns stderr.
+  std::string runDaemon(const std::string& level) {
+    DaemonChild d;
+    auto args = d.baseArgs();
+    args.insert(args.end(), {"--set", "audio.capture.backend=wav", "--set", "audio.capture.device=" + dir_.file("mic.wav"),
+                             "--set", "log.level=" + level});
+    d.start(args);
+    const std::string ready = d.waitFor("READY=1", 20000ms * slowFactor());
+    EXPECT_FALSE(ready.empty()) << d.stderrText();
+    EXPECT_EQ(ready.find("DEGRADED"), std::string::npos) << ready;
+    const auto end = std::chrono::steady_clock::now() + 15000ms * slowFactor();
+    while (std::chrono::steady_clock::now() < end && d.stderrText().find("speech[final]") == std::string::npos) {
+      std::this_thread::sleep_for(50ms);
+    }
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(5000ms * slowFactor()), 0);
+    return d.stderrText();
+  }
+
+  static std::vector<std::string> linesWith(const std::string& text, const std::string& needle) {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      const size_t nl = std::min(text.find('\n', pos), text.size());
+      std::string line = text.substr(pos, nl - pos);
+      if (line.find(needle) != std::string::npos) out.push_back(line);
+      pos = nl + 1;
+    }
+    return out;
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(DaemonSpeech, WakeAndFinalTranscriptWithTextOnlyAtDebug) {
+  const std::string log = runDaemon("debug");
+  const auto wakes = linesWith(log, "speech[wake]");
+  ASSERT_EQ(wakes.size(), 1u) << log;
+  EXPECT_EQ(wakes[0].rfind("info ", 0), 0u) << wakes[0];
+  const auto finals = linesWith(log, "speech[final]");
+  ASSERT_EQ(finals.size(), 1u) << log;
+  EXPECT_EQ(finals[0].rfind("debug ", 0), 0u) << finals[0];
+  for (const char* word : {"timer", "five", "minutes"}) {
+    EXPECT_NE(finals[0].find(word), std::string::npos) << finals[0];
+  }
+  std::printf("%s\n", finals[0].c_str());
+  const auto metrics = linesWith(log, "speech[metrics]");
+  ASSERT_EQ(metrics.size(), 1u) << log;
+  EXPECT_NE(metrics[0].find("1 wakes"), std::string::npos) << metrics[0];
+  EXPECT_NE(metrics[0].find("1 finals"), std::string::npos) << metrics[0];
+}
+
+TEST_F(DaemonSpeech, InfoLevelLogsEventsButNeverWhatWasSaid) {
+  const std::string log = runDaemon("info");
+  EXPECT_EQ(linesWith(log, "speech[wake]").size(), 1u) << log;
+  const auto finals = linesWith(log, "speech[final]");
+  ASSERT_EQ(finals.size(), 1u) << log;
+  EXPECT_EQ(finals[0].rfind("info ", 0), 0u) << finals[0];
+  EXPECT_NE(finals[0].find(" words ("), std::string::npos) << finals[0];
+  EXPECT_FALSE(linesWith(log, "speech[partial]").empty()) << log;
+  for (const char* word : {"timer", "minutes"}) {
+    EXPECT_TRUE(linesWith(log, word).empty()) << "the user's words reached the log at info level:\n" << log;
+  }
+}
+
+}  // namespace
+}  // namespace sotto::test
