@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// Routes without the cloud: intents answer without a model, the local model answers and its answer is cached (and
+// survives a restart encrypted), prompts with personal data are never cached, a missing model degrades.
+#include "tests/brain/brain_test_util.h"
+
+namespace sotto::brain::test {
+namespace {
+
+TEST(BrainRoutes, IntentAnswersWithoutAnyModel) {
+  ScratchDir dir;
+  auto b = makeBrain(testConfig(dir.path()), testOverrides());
+  ASSERT_TRUE(b);
+  RecordingSink sink;
+  const AskResult r = ask(*b, "set a timer for five minutes", &sink);
+  EXPECT_EQ(r.route, router::Route::intent);
+  EXPECT_EQ(r.answer, "Timer set for five minutes.");
+  EXPECT_EQ(sink.text, r.answer);
+  EXPECT_FALSE(r.escalated);
+  EXPECT_FALSE(r.sent.has_value());
+  ASSERT_EQ(sink.lines.size(), 1u);
+  EXPECT_EQ(sink.lines[0].rfind("route=intent reason=", 0), 0u) << sink.lines[0];
+  // The handler's state survives a new brain (a restart).
+  auto again = makeBrain(testConfig(dir.path()), testOverrides());
+  ASSERT_TRUE(again);
+  const AskResult q = ask(*again, "how much time is left on my timer");
+  EXPECT_EQ(q.route, router::Route::intent);
+  EXPECT_NE(q.answer.find("left"), std::string::npos) << q.answer;
+}
+
+TEST(BrainRoutes, NothingToAnswerWithSaysSoPlainly) {
+  ScratchDir dir;
+  auto b = makeBrain(testConfig(dir.path()), testOverrides());
+  ASSERT_TRUE(b);
+  const AskResult r = ask(*b, "why is the sky blue");
+  EXPECT_EQ(r.route, router::Route::cannotAnswer);
+  EXPECT_EQ(r.answer, router::kCannotAnswerText);
+}
+
+TEST(BrainRoutes, LocalAnswerIsCachedEncryptedAndSurvivesARestart) {
+  ScratchDir dir;
+  BrainOverrides o = testOverrides();
+  o.modelPath = storiesModel();
+  std::string first;
+  {
+    auto b = makeBrain(testConfig(dir.path()), o);
+    ASSERT_TRUE(b);
+    for (const std::string& w : b->warnings()) ADD_FAILURE() << w;
+    RecordingSink sink;
+    const AskResult r = ask(*b, "The sun was hot", &sink);
+    for (const std::string& w : sink.warnings) ADD_FAILURE() << w;
+    EXPECT_EQ(r.route, router::Route::local);
+    ASSERT_FALSE(r.answer.empty());
+    first = r.answer;
+    const AskResult again = ask(*b, "the sun was hot!");  // the exact tier normalizes case and punctuation
+    EXPECT_EQ(again.route, router::Route::cache);
+    EXPECT_EQ(again.answer, first);
+  }
+  const std::string cacheFile = dir.path() + "/answers.cache";
+  ASSERT_TRUE(std::filesystem::exists(cacheFile));
+  std::FILE* f = std::fopen(cacheFile.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  std::string raw(4096, '\0');
+  raw.resize(std::fread(raw.data(), 1, raw.size(), f));
+  std::fclose(f);
+  EXPECT_EQ(raw.find("sun was hot"), std::string::npos) << "the cache file must be encrypted";
+  EXPECT_EQ(raw.find(first), std::string::npos);
+  auto restarted = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(restarted);
+  const AskResult r = ask(*restarted, "The sun was hot");
+  EXPECT_EQ(r.route, router::Route::cache);
+  EXPECT_EQ(r.answer, first);
+}
+
+TEST(BrainRoutes, PromptsWithPersonalDataAreNeverCached) {
+  ScratchDir dir;
+  BrainOverrides o = testOverrides();
+  o.modelPath = storiesModel();
+  auto b = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(b);
+  const std::string prompt = "my card number is 4111 1111 1111 1111 and the sun was hot";
+  EXPECT_EQ(ask(*b, prompt).route, router::Route::local);
+  EXPECT_EQ(ask(*b, prompt).route, router::Route::local);  // not from the cache
+}
+
+TEST(BrainRoutes, BrokenModelDegradesToIntentsAndSaysWhy) {
+  ScratchDir dir;
+  const std::string bad = dir.path() + "/broken.gguf";
+  std::FILE* f = std::fopen(bad.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fputs("GGUF but not really", f);
+  std::fclose(f);
+  BrainOverrides o = testOverrides();
+  o.modelPath = bad;
+  auto b = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(b);
+  bool named = false;
+  for (const std::string& w : b->warnings()) named = named || w.find("local model disabled") != std::string::npos;
+  EXPECT_TRUE(named);
+  EXPECT_EQ(ask(*b, "set a timer for two minutes").route, router::Route::intent);
+  EXPECT_EQ(ask(*b, "why is the sky blue").route, router::Route::cannotAnswer);
+}
+
+}  // namespace
+}  // namespace sotto::brain::test
