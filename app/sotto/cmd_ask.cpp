@@ -8,6 +8,7 @@
 
 #include "app/brain/brain.h"
 #include "app/config/config.h"
+#include "app/common/json_text.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 
@@ -36,37 +37,14 @@ void askUsage(FILE* out) {
       "Exit status: 0 answered (or said plainly that it cannot), 1 runtime error, 2 usage or config error.\n",
       out);
 }
-
-std::string json(std::string_view v) {
-  std::string o = "\"";
-  for (const unsigned char c : v) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          o += b;
-        } else {
-          o += static_cast<char>(c);
-        }
-    }
-  }
-  return o + "\"";
-}
-
 class PrintSink final : public brain::AskSink {
  public:
   explicit PrintSink(bool asJson) : json_(asJson) {}
   void onDecision(const router::RouteDecision& d, std::string_view line) override {
     if (json_) {
       std::printf("{\"event\":\"decision\",\"route\":\"%s\",\"reason\":\"%s\",\"text\":%s,\"line\":%s}\n",
-                  router::routeName(d.route), router::reasonName(d.reason), json(d.text()).c_str(),
-                  json(line).c_str());
+                  router::routeName(d.route), router::reasonName(d.reason), app::jsonString(d.text()).c_str(),
+                  app::jsonString(line).c_str());
     } else {
       std::printf("route: %s (%s)\n", router::routeName(d.route), d.text());
     }
@@ -74,7 +52,7 @@ class PrintSink final : public brain::AskSink {
   }
   void onFiller(std::string_view text) override {
     if (json_) {
-      std::printf("{\"event\":\"filler\",\"text\":%s}\n", json(text).c_str());
+      std::printf("{\"event\":\"filler\",\"text\":%s}\n", app::jsonString(text).c_str());
     } else {
       std::printf("%.*s\n", static_cast<int>(text.size()), text.data());
     }
@@ -83,7 +61,7 @@ class PrintSink final : public brain::AskSink {
   void onText(std::string_view piece) override {
     if (piece.empty()) return;
     if (json_) {
-      std::printf("{\"event\":\"text\",\"text\":%s}\n", json(piece).c_str());
+      std::printf("{\"event\":\"text\",\"text\":%s}\n", app::jsonString(piece).c_str());
     } else {
       if (!started_) std::fputs("answer: ", stdout);
       std::fwrite(piece.data(), 1, piece.size(), stdout);
@@ -205,7 +183,7 @@ int cmdAsk(int argc, char** argv) {
   if (asJson) {
     std::printf("{\"event\":\"done\",\"route\":\"%s\",\"reason\":\"%s\",\"escalated\":%s,\"sent\":%s,\"answer\":%s}\n",
                 router::routeName(r->route), router::reasonName(r->reason), r->escalated ? "true" : "false",
-                r->sent ? json(*r->sent).c_str() : "null", json(r->answer).c_str());
+                r->sent ? app::jsonString(*r->sent).c_str() : "null", app::jsonString(r->answer).c_str());
   } else {
     if (sink.started()) std::fputc('\n', stdout);
     if (r->escalated) std::printf("sent (anonymized): %s\n", r->anonymized.c_str());

@@ -9,6 +9,7 @@
 #include <vector>
 #include <string>
 
+#include "app/common/json_text.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 #include "engine/intents/clock.h"
@@ -42,28 +43,10 @@ void intentUsage(FILE* out) {
                intents::kDefaultCataloguePath,
                *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
 }
-
-std::string jsonString(std::string_view v) {
-  std::string out = "\"";
-  for (const char c : v) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 void printAnnouncements(const std::vector<intents::Announcement>& list, bool json) {
   for (const intents::Announcement& a : list) {
     if (json) {
-      std::printf("{\"announcement\":%s,\"effect\":\"%s\"}\n", jsonString(a.speech).c_str(),
+      std::printf("{\"announcement\":%s,\"effect\":\"%s\"}\n", app::jsonString(a.speech).c_str(),
                   std::string(intents::effectName(a.effect.kind)).c_str());
     } else {
       std::printf("announcement: %s\n", a.speech.c_str());
@@ -152,9 +135,9 @@ int cmdIntent(int argc, char** argv) {
       if (handlers) {
         out.pop_back();  // the closing brace: the handler's fields follow
         out += ",\"status\":\"" + std::string(intents::statusName(outcome.status)) + "\",\"answer\":" +
-               jsonString(outcome.status == intents::HandlerOutcome::Status::escalate ? outcome.fallback : outcome.speech) +
+               app::jsonString(outcome.status == intents::HandlerOutcome::Status::escalate ? outcome.fallback : outcome.speech) +
                ",\"effect\":\"" + std::string(intents::effectName(outcome.effect.kind)) +
-               "\",\"effect_value\":" + std::to_string(outcome.effect.value) + ",\"reason\":" + jsonString(outcome.reason) + "}";
+               "\",\"effect_value\":" + std::to_string(outcome.effect.value) + ",\"reason\":" + app::jsonString(outcome.reason) + "}";
       }
       out += '\n';
       std::fputs(out.c_str(), stdout);

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/common/json_text.h"
 #include "app/sotto/commands.h"
 #include "engine/privacy/pii.h"
 
@@ -17,31 +18,6 @@ void piiUsage(FILE* out) {
       "  {\"text\":...,\"spans\":[{\"start\":S,\"end\":E,\"type\":\"PHONE\"},...]}\n"
       "start/end are Unicode code point offsets into text, end exclusive.\n",
       out);
-}
-
-// JSON string escaping: quotes, backslash and control characters; UTF-8 passes through unchanged.
-void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (ch < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          out += buf;
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-  out += '"';
 }
 
 }  // namespace
@@ -85,7 +61,7 @@ int cmdPii(int argc, char** argv) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     out.clear();
     out += "{\"text\":";
-    appendJsonString(out, line);
+    app::appendJsonString(out, line);
     out += ",\"spans\":[";
     auto r = (*classifier)->classify(line, spans);
     if (!r) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sealed files: libsodium XChaCha20-Poly1305 (IETF) encryption and the temp-file + fsync + rename write.
+// Sealed files: libsodium XChaCha20-Poly1305 (IETF) encryption and the crash-safe write (hal::writeFileAtomic).
 #include "engine/cache/sealed_file.h"
 
 #include <fcntl.h>
@@ -10,31 +10,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sotto/hal/atomic_file.h"
+
 namespace sotto::cache {
 
 namespace {
 
 Error ioError(const std::string& what, int err) { return makeError(Errc::io, what + ": " + std::strerror(err)); }
-
-bool writeAll(int fd, const std::uint8_t* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
-std::string directoryOf(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
 
 void header(std::uint8_t (&h)[kSealedHeaderBytes]) {
   std::memcpy(h, kSealedMagic, 8);
@@ -62,40 +44,8 @@ Status writeSealedFile(const std::string& path, std::span<const std::uint8_t, 32
                                              sizeof h, nullptr, nonce, key.data());
   out.resize(kSealedHeaderBytes + nonceBytes + clen);
 
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return ioError("cannot create " + tmp, errno);
-  if (!writeAll(fd, out.data(), out.size())) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return ioError("cannot write " + tmp, err);
-  }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return ioError("cannot fsync " + tmp, err);
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return ioError("cannot close " + tmp, err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return ioError("cannot rename " + tmp + " to " + path, err);
-  }
-  // The rename is durable only once the directory entry is on disk.
-  const std::string dir = directoryOf(path);
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return ioError("cannot open directory " + dir + " to fsync it", errno);
-  const int rc = ::fsync(dfd);
-  const int err = errno;
-  ::close(dfd);
-  if (rc != 0) return ioError("cannot fsync directory " + dir, err);
-  return {};
+  // Crash-safe: temp file, fsync, rename, fsync of the directory (0600: it holds the device's answers).
+  return hal::writeFileAtomic(path, out, 0600);
 }
 
 Result<std::vector<std::uint8_t>> readSealedFile(const std::string& path, std::span<const std::uint8_t, 32> key) {

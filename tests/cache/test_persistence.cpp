@@ -3,8 +3,11 @@
 // wrong-key / garbage files set aside without crashing; failed saves keep the previous file.
 #include <gtest/gtest.h>
 #include <sodium.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -268,15 +271,26 @@ TEST_F(Persistence, MutatedAuthenticPayloadsNeverCrash) {
 TEST_F(Persistence, FailedSaveKeepsThePreviousFile) {
   ASSERT_TRUE(filled()->save(path, key).ok());
   const auto before = readAll(path);
-  auto c = fresh();
+  auto c = filled();  // a new save of it would be different bytes (fresh nonce), and bigger than the limit below
   const std::string missingDir = dir.path + "/no/such/dir/answers.cache";
   EXPECT_FALSE(c->save(missingDir, key).ok());
-  // A directory squatting on the temp name makes the write fail; the old file must survive.
-  ASSERT_EQ(::mkdir((path + ".tmp").c_str(), 0700), 0);
+  // A full disk (a file-size limit: EFBIG, as ENOSPC would) makes the write fail; the old file must survive and
+  // no temporary file may be left behind.
+  struct rlimit old {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit tiny = old;
+  tiny.rlim_cur = 64;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &tiny), 0);
   auto st = c->save(path, key);
-  EXPECT_FALSE(st.ok());
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, oldHandler);
+  ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, Errc::io);
   EXPECT_EQ(readAll(path), before);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path)) ++files;
+  EXPECT_EQ(files, 1u) << "a temporary file was left behind";
 }
 
 }  // namespace
