@@ -14,6 +14,7 @@ HOST_PKGS=(
   python3-numpy                             # ../shared/tools/mkgguf.py (synthetic test and bench models)
   dpkg-dev meson gperf python3-jinja2 autoconf automake libtool  # source builds of the sysroot
   libmount-dev
+  libssl-dev                                # libcurl's TLS (static archives) for the cloud client
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us libspeexdsp-dev  # wake word, ASR, speech frontend
   flite sox                                 # generated speech in the speech tests
 )
@@ -21,6 +22,7 @@ CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static
   libsodium-dev:arm64 libcap-dev:arm64 libmount-dev:arm64 libgtest-dev:arm64 libbenchmark-dev:arm64
   libpocketsphinx-dev:arm64 libsphinxbase-dev:arm64 libspeexdsp-dev:arm64
+  libssl-dev:arm64
 )
 
 missing() {

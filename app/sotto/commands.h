@@ -12,5 +12,6 @@ int cmdPii(int argc, char** argv);  // privacy: `sotto pii --json`, stdin lines 
 int cmdIntent(int argc, char** argv);    // intents: `sotto intent --json`, stdin lines to intent + slots JSON
 int cmdQuantize(int argc, char** argv);  // `sotto quantize IN OUT TYPE`: F32/F16 GGUF to Q8_0 ... Q4_K_M
 int cmdListen(int argc, char** argv);  // speech: `sotto listen --wav FILE [--json]`, wake/partial/final events
+int cmdServe(int argc, char** argv);   // cloud: `sotto serve -m FILE`, OpenAI-compatible loopback endpoint
 
 }  // namespace sotto::cli

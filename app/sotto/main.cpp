@@ -26,6 +26,8 @@ void usage(FILE* out) {
       "                         wake word and speech recognition on a WAV file (see listen --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
       "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
+      "  serve -m FILE [--port N] [--fault SPEC]\n"
+      "                         OpenAI-compatible streaming endpoint on loopback (see serve --help)\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
   if (cmd == "intent") return sotto::cli::cmdIntent(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
+  if (cmd == "serve") return sotto::cli::cmdServe(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {
       std::fprintf(stderr, "sotto check-config: expected one FILE\n");
