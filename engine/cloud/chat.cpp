@@ -131,9 +131,10 @@ bool ChatStreamDecoder::onEvent(std::string_view event, std::string_view data) {
   const std::string& text = content->asString();
   if (answerBytes_ + text.size() > limits_.maxAnswerBytes)
     return fail(CloudErrc::tooLarge, "answer longer than " + std::to_string(limits_.maxAnswerBytes) + " bytes");
+  if (text.empty()) return true;  // e.g. the role chunk's ""
   answerBytes_ += text.size();
   ++deltas_;
-  if (!text.empty()) sink_.onDelta(text);
+  sink_.onDelta(text);
   return true;
 }
 

@@ -82,7 +82,7 @@ class ChatStreamDecoder final : private SseHandler {
   CloudErrc error() const { return error_; }
   const std::string& message() const { return message_; }
   const std::string& finishReason() const { return finishReason_; }
-  size_t deltas() const { return deltas_; }
+  size_t deltas() const { return deltas_; }  // non-empty content chunks delivered
   size_t answerBytes() const { return answerBytes_; }
 
  private:

@@ -362,7 +362,10 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
   if (t.checkedHead && !t.eventStream)
     return fail(CloudErrc::malformedStream, "the answer is not an event stream: " + describeErrorBody(t.errorBody));
   if (rc != CURLE_OK) {
-    const CloudErrc e = classify(rc);
+    CloudErrc e = classify(rc);
+    // A TLS alert after the handshake (TLS 1.3 reports a refused client certificate that way) is still TLS.
+    if (e == CloudErrc::disconnected && std::string_view(errbuf).find("SSL routines") != std::string_view::npos)
+      e = CloudErrc::tls;
     return fail(e, std::string(curl_easy_strerror(rc)) + (errbuf[0] != '\0' ? std::string(": ") + errbuf : ""));
   }
   t.decoder.finish();

@@ -25,7 +25,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard"/>
   <cloud endpoint="https://api.example.com/v1" model="gpt-x" api-key-file="/var/lib/sotto/key"
-         connect-timeout-ms="1000" first-byte-timeout-ms="3000"/>
+         connect-timeout-ms="1000" first-byte-timeout-ms="3000" idle-timeout-ms="4000" ca-file="/etc/ca.pem"
+         client-cert-file="/var/lib/sotto/dev.pem" client-key-file="/var/lib/sotto/dev.key"/>
   <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"/>
   <latency simple-ms="250" local-ms="700" first-token-ms="600" hard-timeout-ms="9000"/>
   <paths state-dir="/data/sotto" log-dir="/data/log" runtime-dir="/tmp/sotto"/>
@@ -66,6 +67,10 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.cloudApiKeyFile = "/var/lib/sotto/key";
   expected.cloudConnectTimeoutMs = 1000;
   expected.cloudFirstByteTimeoutMs = 3000;
+  expected.cloudIdleTimeoutMs = 4000;
+  expected.cloudCaFile = "/etc/ca.pem";
+  expected.cloudClientCertFile = "/var/lib/sotto/dev.pem";
+  expected.cloudClientKeyFile = "/var/lib/sotto/dev.key";
   expected.cacheExactEntries = 0;
   expected.cacheSemanticEntries = 100;
   expected.cacheTtlTimeSensitiveS = 30;
