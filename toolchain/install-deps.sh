@@ -17,6 +17,7 @@ HOST_PKGS=(
   libssl-dev                                # libcurl's TLS (static archives) for the cloud client
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us libspeexdsp-dev  # wake word, ASR, speech frontend
   flite sox                                 # generated speech in the speech tests
+  openssl                                   # certificates and s_server in the cloud TLS tests
 )
 CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static
