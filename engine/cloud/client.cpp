@@ -16,6 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kPollStepMs = 20;
+constexpr double kDoneGraceMs = 200.0;
 constexpr size_t kMaxErrorBody = 4096;
 constexpr size_t kMaxApiKeyBytes = 4096;
 
@@ -129,6 +130,18 @@ Error ChatOutcome::toError() const {
   return makeError(c, std::string("cloud ") + cloudErrcName(error) + ": " + message);
 }
 
+struct CloudClient::Handles {
+  CURLM* multi = nullptr;
+  CURL* easy = nullptr;
+  ~Handles() {
+    if (easy != nullptr) curl_easy_cleanup(easy);
+    if (multi != nullptr) curl_multi_cleanup(multi);
+  }
+};
+
+CloudClient::CloudClient() : handles_(std::make_unique<Handles>()) {}
+CloudClient::~CloudClient() = default;
+
 Result<std::unique_ptr<CloudClient>> CloudClient::create(const ClientOptions& options) {
   if (!globalInit()) return makeError(Errc::internal, "libcurl could not be initialized");
   if (options.endpoint.empty()) return makeError(Errc::invalid_argument, "cloud endpoint is empty");
@@ -179,10 +192,13 @@ Result<std::unique_ptr<CloudClient>> CloudClient::create(const ClientOptions& op
   }
   if (options.connectTimeoutMs == 0 || options.firstByteTimeoutMs == 0 || options.idleTimeoutMs == 0)
     return makeError(Errc::invalid_argument, "cloud timeouts must be positive");
+  c->handles_->multi = curl_multi_init();
+  c->handles_->easy = curl_easy_init();
+  if (c->handles_->multi == nullptr || c->handles_->easy == nullptr)
+    return makeError(Errc::internal, "libcurl handles could not be created");
   return c;
 }
 
-CloudClient::~CloudClient() = default;
 
 // Per-request state the curl callbacks see.
 struct CloudClient::Transfer {
@@ -265,18 +281,14 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
   };
   if (cancel != nullptr && cancel->cancelled()) return fail(CloudErrc::cancelled, "cancelled before the request");
 
-  CURL* easy = curl_easy_init();
-  CURLM* multi = curl_multi_init();
+  CURL* easy = handles_->easy;
+  CURLM* multi = handles_->multi;
+  curl_easy_reset(easy);  // options from the last request go; its connection stays in the multi's cache
   curl_slist* headers = nullptr;
   for (const char* h : {"Content-Type: application/json", "Accept: text/event-stream", "Expect:"})
     headers = curl_slist_append(headers, h);
   if (!authHeader_.empty()) headers = curl_slist_append(headers, authHeader_.c_str());
-  if (easy == nullptr || multi == nullptr || headers == nullptr) {
-    if (easy != nullptr) curl_easy_cleanup(easy);
-    if (multi != nullptr) curl_multi_cleanup(multi);
-    curl_slist_free_all(headers);
-    return fail(CloudErrc::io, "out of memory setting up the request");
-  }
+  if (headers == nullptr) return fail(CloudErrc::io, "out of memory setting up the request");
   t.easy = easy;
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(easy, CURLOPT_URL, url_.c_str());
@@ -310,6 +322,7 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
 
   CURLcode rc = CURLE_OK;
   bool finished = false;
+  Clock::time_point doneAt{};
   for (;;) {
     int running = 0;
     if (curl_multi_perform(multi, &running) != CURLM_OK) {
@@ -325,6 +338,12 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
       }
     }
     if (finished || running == 0) break;
+    // [DONE] arrived: the answer is whole. A server that then neither ends the response nor closes gets a short
+    // grace, not the idle timeout.
+    if (t.decoder.done()) {
+      if (doneAt == Clock::time_point{}) doneAt = Clock::now();
+      if (msSince(doneAt) > kDoneGraceMs) break;
+    }
     if (cancel != nullptr && cancel->cancelled()) {
       t.abortWith = CloudErrc::cancelled;
       t.abortMessage = "cancelled (barge-in) after " + std::to_string(out.deltas) + " chunks";
@@ -347,8 +366,7 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
   out.requestSent = uploaded > 0;
   if (out.httpStatus == 0) curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &out.httpStatus);
   curl_multi_remove_handle(multi, easy);
-  curl_easy_cleanup(easy);
-  curl_multi_cleanup(multi);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, nullptr);  // errbuf and the callbacks' state end here
   curl_slist_free_all(headers);
 
   out.deltas = t.decoder.deltas();
@@ -361,7 +379,7 @@ ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const
   if (t.decoder.error() != CloudErrc::none) return fail(t.decoder.error(), t.decoder.message());
   if (t.checkedHead && !t.eventStream)
     return fail(CloudErrc::malformedStream, "the answer is not an event stream: " + describeErrorBody(t.errorBody));
-  if (rc != CURLE_OK) {
+  if (rc != CURLE_OK && !t.decoder.done()) {
     CloudErrc e = classify(rc);
     // A TLS alert after the handshake (TLS 1.3 reports a refused client certificate that way) is still TLS.
     if (e == CloudErrc::disconnected && std::string_view(errbuf).find("SSL routines") != std::string_view::npos)

@@ -50,7 +50,7 @@ struct ChatOutcome {
 };
 
 // Threading: create() on any thread; chat() blocks its caller until the answer completes, fails or is
-// cancelled, one chat() at a time per client. `cancel` may be set from any thread: chat() notices within
+// cancelled, one chat() at a time per client (it reuses one curl handle, hence kept-alive connections). `cancel` may be set from any thread: chat() notices within
 // ~20 ms (it polls the transfer in 20 ms steps) and returns CloudErrc::cancelled.
 class CloudClient {
  public:
@@ -67,13 +67,15 @@ class CloudClient {
   const std::string& url() const { return url_; }
 
  private:
-  CloudClient() = default;
+  CloudClient();
   struct Transfer;
+  struct Handles;  // curl's multi + easy handles, kept so connections and the parsed CA store are reused
 
   ClientOptions options_;
   std::string url_;
   std::string authHeader_;  // "Authorization: Bearer ..." or empty
   bool https_ = true;
+  std::unique_ptr<Handles> handles_;
 };
 
 // True for hosts that never leave the machine: "localhost", 127.0.0.0/8, ::1 (with or without brackets).

@@ -47,6 +47,11 @@ TEST(CloudClient, StreamsTheLocalModelsGreedyAnswer) {
   ASSERT_EQ(bodies.size(), 1u);
   EXPECT_EQ(bodies[0], o.requestBody);
   EXPECT_EQ(o.requestBody, buildChatRequestBody(storyRequest(20)));
+  // The same client again (its curl handle is reused): the same greedy answer.
+  Collect repeat;
+  const ChatOutcome again0 = (*client)->chat(storyRequest(20), repeat);
+  ASSERT_TRUE(again0.ok()) << again0.message;
+  EXPECT_EQ(repeat.text, kStory20);
 
   // A second request on the same client and server; an endpoint ending in /v1 gives the same URL.
   ClientOptions v1 = clientFor(server->port());
