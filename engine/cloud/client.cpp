@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <mutex>
 
+#include "engine/cloud/json.h"
+
 namespace sotto::cloud {
 namespace {
 
@@ -199,7 +201,6 @@ Result<std::unique_ptr<CloudClient>> CloudClient::create(const ClientOptions& op
   return c;
 }
 
-
 // Per-request state the curl callbacks see.
 struct CloudClient::Transfer {
   Transfer(DeltaSink& sink, const StreamLimits& limits) : decoder(sink, limits) {}
@@ -258,11 +259,18 @@ struct CloudClient::Transfer {
 
 namespace {
 
-// The message of an OpenAI-style error body, or the start of the body.
+// The message of an OpenAI-style error body ({"error":{"message":...}}), else the start of the body, on one line.
 std::string describeErrorBody(const std::string& body) {
-  std::string s;
-  for (char c : body.substr(0, 200)) s += (c == '\n' || c == '\r' || static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
-  return s;
+  std::string text = body.substr(0, 200);
+  if (auto v = json::parse(body); v && v->isObject()) {
+    if (const json::Value* e = v->find("error")) {
+      if (e->isString()) text = e->asString().substr(0, 200);
+      else if (const std::string* m = e->findString("message")) text = m->substr(0, 200);
+    }
+  }
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return text;
 }
 
 }  // namespace

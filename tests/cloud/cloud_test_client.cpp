@@ -94,7 +94,7 @@ TEST(CloudClient, HttpErrorStatus) {
     const ChatOutcome o = askWith({ServerFault::Kind::error, code}, asIs, sink);
     EXPECT_EQ(o.error, CloudErrc::httpStatus);
     EXPECT_EQ(o.httpStatus, static_cast<long>(code));
-    EXPECT_NE(o.message.find("injected fault"), std::string::npos) << o.message;
+    EXPECT_EQ(o.message, "HTTP " + std::to_string(code) + ": injected fault");
     EXPECT_EQ(sink.text, "");
     EXPECT_EQ(o.toError().code, Errc::io);
   }
