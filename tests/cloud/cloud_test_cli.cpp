@@ -102,7 +102,7 @@ TEST(CloudCli, ServeMatchesGenerate) {
   std::stringstream ss;
   ss << in.rdbuf();
   EXPECT_EQ(ss.str(), o.requestBody + "\n");  // the exact bytes the client reported, as received
-  std::system(("rm -rf '" + dir + "'").c_str());
+  [[maybe_unused]] const int rc = std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 TEST(CloudCli, ServeFaultFromTheCommandLine) {

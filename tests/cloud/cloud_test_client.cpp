@@ -229,7 +229,7 @@ TEST(CloudClient, SettingsFilesAreChecked) {
   o.caFile.clear();
   o.clientCertFile = o.apiKeyFile;  // a cert without its key
   EXPECT_EQ(CloudClient::create(o).error().code, Errc::invalid_argument);
-  std::system(("rm -rf '" + dir + "'").c_str());
+  [[maybe_unused]] const int rc = std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 TEST(LoopbackServer, ParsesFaultsAndRefusesRemoteBind) {

@@ -38,7 +38,7 @@ class TlsServer {
   }
   ~TlsServer() {
     stop();
-    std::system(("rm -rf '" + dir_ + "'").c_str());
+    [[maybe_unused]] const int rc = std::system(("rm -rf '" + dir_ + "'").c_str());
   }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
   // A self-signed certificate + key NAME.pem / NAME.key for subject alternative name `san`.
