@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds the static archives Debian does not ship (alsa-lib, tinyxml2, libsystemd) from the bookworm
+# Builds the static archives Debian does not ship (alsa-lib, tinyxml2, libsystemd, libcurl) from the bookworm
 # source packages into a per-architecture sysroot cache, the way Buildroot does.
 # Usage: build-sysroot.sh ARCH(x86_64|aarch64) OUTDIR
 # Result: OUTDIR/{include,lib}/ and OUTDIR/.stamp; rerunning with a complete stamp does nothing.
@@ -16,7 +16,11 @@ alsa_stamp_want="alsa-lib builtin-plugins v1 $arch"
 stamp_is() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 all_ok=0; if stamp_is "$out/.stamp" "$stamp_want"; then all_ok=1; fi
 alsa_ok=0; if stamp_is "$out/.stamp-alsa" "$alsa_stamp_want"; then alsa_ok=1; fi
-if [ $all_ok = 1 ] && [ $alsa_ok = 1 ]; then exit 0; fi
+# libcurl (HTTP/HTTPS only, OpenSSL from Debian's static archives) has its own stamp too: adding it to an existing
+# sysroot builds only libcurl and leaves the other archives alone.
+curl_stamp_want="curl openssl http-only v1 $arch"
+curl_ok=0; if stamp_is "$out/.stamp-curl" "$curl_stamp_want"; then curl_ok=1; fi
+if [ $all_ok = 1 ] && [ $alsa_ok = 1 ] && [ $curl_ok = 1 ]; then exit 0; fi
 
 case "$arch" in
   x86_64)  triplet=x86_64-linux-gnu; cc=gcc; cxx=g++; ar=ar; host_flag="" ;;
@@ -61,6 +65,7 @@ fi
 # running executable, which glibc refuses for PIE and static programs ("cannot dynamically load
 # position-independent executable"), so no PCM could be opened at all; without it they come from the built-in
 # symbol table (snd_dlsym_start).
+if [ $alsa_ok = 0 ]; then
 al=$(fetch alsa-lib alsa-lib)
 rm -rf "$out/alsa-build" "$out/stage"; mkdir -p "$out/alsa-build"
 ( cd "$out/alsa-build" && CC=$cc CFLAGS="-O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2" "$al/configure" $host_flag --prefix=/usr \
@@ -73,6 +78,35 @@ rm -rf "$out/include/alsa"; cp -r "$out/stage/usr/include/alsa" "$out/include/"
 rm -rf "$out/share"; mkdir -p "$out/share"; cp -r "$al/src/conf" "$out/share/alsa"
 
 echo "$alsa_stamp_want" > "$out/.stamp-alsa"
+fi
+
+if [ $curl_ok = 0 ]; then
+# libcurl: Debian's OpenSSL flavour (its last two patches switch the tree to GnuTLS and NSS: take them back out, as
+# debian/rules does), HTTP and HTTPS only, every optional dependency off. The CA bundle default is Debian's.
+cu=$(fetch curl curl)
+for tool in autoreconf libtoolize patch; do
+  command -v "$tool" >/dev/null || { echo "build-sysroot: '$tool' is missing: run toolchain/install-deps.sh" >&2; exit 1; }
+done
+rm -rf "$out/curl-build"; cp -r "$cu" "$out/curl-build"
+pcdir=/usr/lib/$triplet/pkgconfig
+( cd "$out/curl-build" && patch -R -p1 < debian/patches/99_nss.patch && patch -R -p1 < debian/patches/90_gnutls.patch \
+  && autoreconf -fi && PKG_CONFIG_LIBDIR=$pcdir:/usr/share/pkgconfig CC=$cc \
+    CFLAGS="-O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2" ./configure $host_flag --prefix=/usr \
+    --enable-static --disable-shared --with-pic --with-openssl --without-zlib --without-brotli --without-zstd \
+    --without-libpsl --without-libidn2 --without-nghttp2 --without-ngtcp2 --without-nghttp3 --without-librtmp \
+    --without-libssh --without-libssh2 --without-gssapi --without-libgsasl --disable-ldap --disable-ldaps \
+    --disable-rtsp --disable-dict --disable-telnet --disable-tftp --disable-pop3 --disable-imap --disable-smb \
+    --disable-smtp --disable-gopher --disable-mqtt --disable-ftp --disable-file --disable-manual --disable-ntlm \
+    --disable-ntlm-wb --disable-kerberos-auth --disable-negotiate-auth --disable-aws --disable-cookies \
+    --disable-netrc --disable-alt-svc --disable-websockets --disable-docs --enable-threaded-resolver \
+    --with-ca-bundle=/etc/ssl/certs/ca-certificates.crt --with-ca-path=/etc/ssl/certs \
+  && make -j"$jobs" -C lib ) >>"$log" 2>&1 || fail libcurl
+cp "$out/curl-build/lib/.libs/libcurl.a" "$out/lib/"
+rm -rf "$out/include/curl"; cp -r "$out/curl-build/include/curl" "$out/include/curl"
+rm -f "$out/include/curl/Makefile"*
+rm -rf "$out/curl-build"
+echo "$curl_stamp_want" > "$out/.stamp-curl"
+fi
 
 if [ $all_ok = 0 ]; then
 # libsystemd: only the static library target; every optional dependency off so it needs just libc and libcap.

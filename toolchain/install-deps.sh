@@ -14,10 +14,12 @@ HOST_PKGS=(
   python3-numpy                             # ../shared/tools/mkgguf.py (synthetic test and bench models)
   dpkg-dev meson gperf python3-jinja2 autoconf automake libtool  # source builds of the sysroot
   libmount-dev
+  libssl-dev                                # libcurl's TLS (static archives) for the cloud client
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us libspeexdsp-dev  # wake word, ASR, speech frontend
   flite sox                                 # generated speech in the speech tests
   flite1-dev                                # TTS: static flite and its voices (cmu_us_slt, kal, awb, rms)
   libespeak-ng-dev libsonic-dev espeak-ng-data  # TTS: espeak-ng (static) and its data
+  openssl                                   # certificates and s_server in the cloud TLS tests
 )
 CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static
@@ -25,6 +27,7 @@ CROSS_PKGS=(
   libpocketsphinx-dev:arm64 libsphinxbase-dev:arm64 libspeexdsp-dev:arm64
   flite1-dev:arm64                          # TTS: static flite and its voices
   libespeak-ng-dev:arm64 libsonic-dev:arm64 espeak-ng-data:arm64
+  libssl-dev:arm64
 )
 
 missing() {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Finds (building on first use) the per-architecture static sysroot made by build-sysroot.sh, and defines
 # imported targets sotto::alsa, sotto::tinyxml2, sotto::systemd, sotto::sodium, sotto::speexdsp,
-# sotto::sphinxbase, sotto::pocketsphinx.
+# sotto::sphinxbase, sotto::pocketsphinx, sotto::curl.
 set(SOTTO_SYSROOT_ARCH ${CMAKE_SYSTEM_PROCESSOR})
 if(SOTTO_SYSROOT_ARCH STREQUAL "amd64")
   set(SOTTO_SYSROOT_ARCH x86_64)
@@ -93,3 +93,10 @@ else()
   message(STATUS "espeak-ng: static libespeak-ng.a or libsonic.a not found (libespeak-ng-dev, libsonic-dev): "
                  "building the flite TTS engine only")
 endif()
+# libcurl (HTTP/HTTPS only) from the sysroot, over OpenSSL's static archives that Debian ships (libssl-dev, also
+# :arm64): the cloud client.
+find_library(SOTTO_LIBSSL_A NAMES libssl.a REQUIRED)
+find_library(SOTTO_LIBCRYPTO_A NAMES libcrypto.a REQUIRED)
+sotto_sysroot_lib(curl libcurl.a)
+set_property(TARGET sotto::curl PROPERTY INTERFACE_COMPILE_DEFINITIONS CURL_STATICLIB)
+set_property(TARGET sotto::curl PROPERTY INTERFACE_LINK_LIBRARIES "${SOTTO_LIBSSL_A};${SOTTO_LIBCRYPTO_A};dl;pthread")

@@ -44,6 +44,8 @@ struct Config {
   PrivacyMode privacy = PrivacyMode::private_;
   std::string cloudEndpoint, cloudModel, cloudApiKeyFile;  // empty endpoint = no cloud
   uint32_t cloudConnectTimeoutMs = 0, cloudFirstByteTimeoutMs = 0;
+  uint32_t cloudIdleTimeoutMs = 0;
+  std::string cloudCaFile, cloudClientCertFile, cloudClientKeyFile;  // empty CA = system bundle; mTLS optional
   uint32_t cacheExactEntries = 0, cacheSemanticEntries = 0, cacheTtlTimeSensitiveS = 0, cacheTtlStaticS = 0;
   uint32_t cacheSemanticThresholdPct = 0, cacheWarmStartEntries = 0, cacheMaxAnswerBytes = 0;
   uint32_t budgetSimpleMs = 0, budgetLocalMs = 0, budgetFirstTokenMs = 0, hardTimeoutMs = 0;

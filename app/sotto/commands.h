@@ -15,5 +15,6 @@ int cmdListen(int argc, char** argv);  // speech: `sotto listen --wav FILE [--js
 int cmdAudit(int argc, char** argv);   // privacy: `sotto audit [--json] [--config FILE]`, the decrypted audit log
 int cmdAsk(int argc, char** argv);     // brain: `sotto ask [--json] [--privacy M] [--route R] TEXT`, routed answer
 int cmdSay(int argc, char** argv);     // speech: `sotto say [--voice V] [-o OUT.wav] TEXT`, streaming TTS
+int cmdServe(int argc, char** argv);   // cloud: `sotto serve -m FILE`, OpenAI-compatible loopback endpoint
 
 }  // namespace sotto::cli

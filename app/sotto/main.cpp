@@ -31,6 +31,8 @@ void usage(FILE* out) {
       "  ask [OPTIONS] TEXT     route one request (intents, cache, local model, cloud) and stream the answer\n"
       "  audit [--json] [--config FILE]\n"
       "                         show the requests that left the device (decrypted audit log)\n"
+      "  serve -m FILE [--port N] [--fault SPEC]\n"
+      "                         OpenAI-compatible streaming endpoint on loopback (see serve --help)\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
   if (cmd == "audit") return sotto::cli::cmdAudit(argc - 1, argv + 1);
   if (cmd == "say") return sotto::cli::cmdSay(argc - 1, argv + 1);
+  if (cmd == "serve") return sotto::cli::cmdServe(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {
       std::fprintf(stderr, "sotto check-config: expected one FILE\n");

@@ -31,7 +31,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
             pin-or-password="allow" health="redact" location="local-only"/>
   </privacy>
   <cloud endpoint="https://api.example.com/v1" model="gpt-x" api-key-file="/var/lib/sotto/key"
-         connect-timeout-ms="1000" first-byte-timeout-ms="3000"/>
+         connect-timeout-ms="1000" first-byte-timeout-ms="3000" idle-timeout-ms="4000" ca-file="/etc/ca.pem"
+         client-cert-file="/var/lib/sotto/dev.pem" client-key-file="/var/lib/sotto/dev.key"/>
   <cache exact-entries="0" semantic-entries="100" ttl-time-sensitive-s="30" ttl-static-s="86400"
          semantic-threshold-percent="85" warm-start-entries="64" max-answer-bytes="2048"/>
   <latency simple-ms="250" local-ms="700" first-token-ms="600" hard-timeout-ms="9000"/>
@@ -89,6 +90,10 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.cloudApiKeyFile = "/var/lib/sotto/key";
   expected.cloudConnectTimeoutMs = 1000;
   expected.cloudFirstByteTimeoutMs = 3000;
+  expected.cloudIdleTimeoutMs = 4000;
+  expected.cloudCaFile = "/etc/ca.pem";
+  expected.cloudClientCertFile = "/var/lib/sotto/dev.pem";
+  expected.cloudClientKeyFile = "/var/lib/sotto/dev.key";
   expected.cacheExactEntries = 0;
   expected.cacheSemanticEntries = 100;
   expected.cacheTtlTimeSensitiveS = 30;

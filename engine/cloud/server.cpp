@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+// LoopbackServer (see server.h): a minimal HTTP/1.1 server (one connection at a time, Connection: close,
+// close-delimited bodies) that streams the local model's tokens as chat-completion chunks.
+#include "engine/cloud/server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "engine/cloud/client.h"
+#include "engine/cloud/json.h"
+#include "engine/llm/chat_template.h"
+
+namespace sotto::cloud {
+namespace {
+
+constexpr size_t kMaxHeaderBytes = 16u << 10;
+constexpr size_t kMaxBodyBytes = 1u << 20;
+constexpr int kReadTimeoutMs = 5000;
+constexpr size_t kKeptBodies = 64;
+constexpr size_t kEndlessLineCap = 64u << 20;  // even an endless line ends somewhere
+
+bool parseU32(std::string_view s, uint32_t& out) {
+  if (s.empty()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+}
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return o;
+}
+
+const char* reasonPhrase(uint32_t code) {
+  switch (code) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Error";
+  }
+}
+
+}  // namespace
+
+Result<ServerFault> parseServerFault(std::string_view spec) {
+  ServerFault f;
+  const size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  const std::string_view arg = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  const bool hasArg = colon != std::string_view::npos;
+  const auto bad = [&] {
+    return makeError(Errc::invalid_argument, "bad fault '" + std::string(spec) +
+                                                 "': expected delay:MS, error:CODE, garbage, disconnect:AFTER_N, "
+                                                 "stall or endless-line");
+  };
+  if (spec.empty() || spec == "none") return f;
+  if (name == "delay" || name == "error" || name == "disconnect") {
+    if (!hasArg || !parseU32(arg, f.value)) return bad();
+    f.kind = name == "delay" ? ServerFault::Kind::delay
+             : name == "error" ? ServerFault::Kind::error
+                               : ServerFault::Kind::disconnect;
+    if (f.kind == ServerFault::Kind::error && (f.value < 400 || f.value > 599)) return bad();
+    return f;
+  }
+  if (hasArg) return bad();
+  if (name == "garbage") f.kind = ServerFault::Kind::garbage;
+  else if (name == "stall") f.kind = ServerFault::Kind::stall;
+  else if (name == "endless-line") f.kind = ServerFault::Kind::endlessLine;
+  else return bad();
+  return f;
+}
+
+// One accepted connection: stop-aware reads and writes.
+class LoopbackServer::Connection {
+ public:
+  Connection(int fd, int wakeFd) : fd_(fd), wakeFd_(wakeFd) {}
+  ~Connection() { ::close(fd_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Waits for `events` on the socket; false on stop, timeout, error or hang-up.
+  bool wait(short events, int timeoutMs) {
+    pollfd p[2] = {{fd_, events, 0}, {wakeFd_, POLLIN, 0}};
+    const int n = ::poll(p, 2, timeoutMs);
+    if (n <= 0 || (p[1].revents & POLLIN) != 0) return false;
+    return (p[0].revents & events) != 0;
+  }
+  // Reads the head (request line + headers) and the body given by Content-Length into head/body.
+  // Returns 0 or the HTTP status to answer with (or -1: drop silently).
+  int readRequest(std::string& head, std::string& body) {
+    std::string buf;
+    size_t headEnd = std::string::npos;
+    char chunk[4096];
+    while ((headEnd = buf.find("\r\n\r\n")) == std::string::npos) {
+      if (buf.size() > kMaxHeaderBytes) return 413;
+      if (!wait(POLLIN, kReadTimeoutMs)) return -1;
+      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+      if (n <= 0) return -1;
+      buf.append(chunk, static_cast<size_t>(n));
+    }
+    head = buf.substr(0, headEnd);
+    body = buf.substr(headEnd + 4);
+    size_t length = 0;
+    bool haveLength = false;
+    for (size_t pos = head.find("\r\n"); pos != std::string::npos;) {
+      const size_t next = head.find("\r\n", pos + 2);
+      const std::string line = head.substr(pos + 2, next == std::string::npos ? std::string::npos : next - pos - 2);
+      pos = next;
+      const size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string name = lower(line.substr(0, colon));
+      std::string_view value(line);
+      value.remove_prefix(colon + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+      if (name == "transfer-encoding") return 411;
+      if (name == "content-length") {
+        uint32_t v = 0;
+        if (!parseU32(value, v)) return 400;
+        length = v;
+        haveLength = true;
+      }
+    }
+    if (!haveLength) return head.rfind("POST ", 0) == 0 ? 411 : 0;
+    if (length > kMaxBodyBytes) return 413;
+    while (body.size() < length) {
+      if (!wait(POLLIN, kReadTimeoutMs)) return -1;
+      const ssize_t n = ::recv(fd_, chunk, std::min(sizeof chunk, length - body.size()), 0);
+      if (n <= 0) return -1;
+      body.append(chunk, static_cast<size_t>(n));
+    }
+    body.resize(length);
+    return 0;
+  }
+  // Writes everything (false when the client left or the server stops).
+  bool send(std::string_view data) {
+    while (!data.empty()) {
+      if (!wait(POLLOUT, kReadTimeoutMs)) return false;
+      const ssize_t n = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (n <= 0) return false;
+      data.remove_prefix(static_cast<size_t>(n));
+    }
+    return true;
+  }
+  // True when the client closed its side (or the server stops) within `ms`.
+  bool clientGoneWithin(int ms) {
+    pollfd p[2] = {{fd_, POLLIN, 0}, {wakeFd_, POLLIN, 0}};
+    if (::poll(p, 2, ms) <= 0) return false;
+    if ((p[1].revents & POLLIN) != 0) return true;
+    char c;
+    return ::recv(fd_, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+  }
+
+ private:
+  int fd_;
+  int wakeFd_;
+};
+
+Result<std::unique_ptr<LoopbackServer>> LoopbackServer::start(llm::Generator& generator, const llm::Model& model,
+                                                              const ServerOptions& options) {
+  if (!options.allowRemote && !isLoopbackHost(options.bind))
+    return makeError(Errc::permission, "serve: '" + options.bind +
+                                           "' is not a loopback address (the server is loopback-only by default)");
+  addrinfo hints{};
+  hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* ai = nullptr;
+  const std::string port = std::to_string(options.port);
+  if (::getaddrinfo(options.bind.c_str(), port.c_str(), &hints, &ai) != 0 || ai == nullptr)
+    return makeError(Errc::invalid_argument, "serve: '" + options.bind + "' is not a numeric IP address");
+  std::unique_ptr<LoopbackServer> s(new LoopbackServer(generator, model));
+  s->options_ = options;
+  s->listenFd_ = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  const bool ok = s->listenFd_ >= 0 && ::setsockopt(s->listenFd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+                  ::bind(s->listenFd_, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(s->listenFd_, 8) == 0;
+  ::freeaddrinfo(ai);
+  if (!ok)
+    return makeError(Errc::io, "serve: cannot listen on " + options.bind + ":" + port + ": " + std::strerror(errno));
+  sockaddr_storage bound{};
+  socklen_t len = sizeof bound;
+  ::getsockname(s->listenFd_, reinterpret_cast<sockaddr*>(&bound), &len);
+  s->port_ = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                               : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  if (::pipe2(s->wakeFds_, O_CLOEXEC | O_NONBLOCK) != 0) return makeError(Errc::io, "serve: pipe failed");
+  s->thread_ = std::thread([p = s.get()] { p->loop(); });
+  return s;
+}
+
+LoopbackServer::~LoopbackServer() {
+  stop();
+  if (listenFd_ >= 0) ::close(listenFd_);
+  for (int fd : wakeFds_)
+    if (fd >= 0) ::close(fd);
+}
+
+void LoopbackServer::stop() {
+  if (!thread_.joinable()) return;
+  stopping_.cancel();
+  const char b = 1;
+  [[maybe_unused]] const ssize_t n = ::write(wakeFds_[1], &b, 1);
+  thread_.join();
+}
+
+std::vector<std::string> LoopbackServer::receivedBodies() const {
+  std::lock_guard<std::mutex> lock(bodiesMutex_);
+  return bodies_;
+}
+
+void LoopbackServer::loop() {
+  while (!stopping_.cancelled()) {
+    pollfd p[2] = {{listenFd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
+    if (::poll(p, 2, -1) < 0 && errno != EINTR) break;
+    if ((p[1].revents & POLLIN) != 0) break;
+    if ((p[0].revents & POLLIN) == 0) continue;
+    const int fd = ::accept4(listenFd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    serve(fd);
+  }
+}
+
+namespace {
+
+std::string errorJson(std::string_view message, std::string_view type, uint32_t code) {
+  std::string j = "{\"error\":{\"message\":";
+  json::appendString(j, message);
+  j += ",\"type\":";
+  json::appendString(j, type);
+  j += ",\"code\":" + std::to_string(code) + "}}";
+  return j;
+}
+
+std::string response(uint32_t code, std::string_view contentType, std::string_view body) {
+  std::string r = "HTTP/1.1 " + std::to_string(code) + " " + reasonPhrase(code) + "\r\nContent-Type: ";
+  r.append(contentType);
+  r += "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n";
+  r.append(body);
+  return r;
+}
+
+// Builds chat.completion.chunk events.
+struct ChunkWriter {
+  std::string id, model;
+  long long created = 0;
+  std::string event(std::string_view deltaJson, std::string_view finishReason) const {
+    std::string e = "data: {\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" +
+                    std::to_string(created) + ",\"model\":";
+    json::appendString(e, model);
+    e += ",\"choices\":[{\"index\":0,\"delta\":";
+    e.append(deltaJson);
+    e += ",\"finish_reason\":";
+    if (finishReason.empty()) e += "null";
+    else json::appendString(e, finishReason);
+    e += "}]}\n\n";
+    return e;
+  }
+  std::string content(std::string_view text) const {
+    std::string d = "{\"content\":";
+    json::appendString(d, text);
+    d += '}';
+    return event(d, {});
+  }
+};
+
+}  // namespace
+
+void LoopbackServer::serve(int fd) {
+  Connection c(fd, wakeFds_[0]);
+  std::string head, body;
+  const int status = c.readRequest(head, body);
+  if (status < 0) return;
+  requests_.fetch_add(1);
+  if (status > 0) {
+    c.send(response(static_cast<uint32_t>(status), "application/json",
+                    errorJson("malformed or unsupported request", "invalid_request_error", static_cast<uint32_t>(status))));
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(bodiesMutex_);
+    if (bodies_.size() == kKeptBodies) bodies_.erase(bodies_.begin());
+    bodies_.push_back(body);
+  }
+  if (!options_.recordFile.empty()) {
+    if (FILE* f = std::fopen(options_.recordFile.c_str(), "ab")) {
+      std::fwrite(body.data(), 1, body.size(), f);
+      std::fputc('\n', f);
+      std::fclose(f);
+    }
+  }
+  const size_t sp1 = head.find(' '), sp2 = head.find(' ', sp1 + 1);
+  const std::string method = head.substr(0, sp1);
+  const std::string target = sp1 == std::string::npos ? "" : head.substr(sp1 + 1, sp2 - sp1 - 1);
+  if (target != "/v1/chat/completions" && target != "/chat/completions") {
+    c.send(response(404, "application/json", errorJson("unknown path " + target, "invalid_request_error", 404)));
+    return;
+  }
+  if (method != "POST") {
+    c.send(response(405, "application/json", errorJson("use POST", "invalid_request_error", 405)));
+    return;
+  }
+  const ServerFault& fault = options_.fault;
+  if (fault.kind == ServerFault::Kind::error) {
+    c.send(response(fault.value, "application/json", errorJson("injected fault", "server_error", fault.value)));
+    return;
+  }
+
+  // The request: messages (role, content), max_tokens, temperature, seed, stream.
+  auto req = json::parse(body);
+  const json::Value* messages = req ? req->find("messages") : nullptr;
+  const auto badRequest = [&](const std::string& why) {
+    c.send(response(400, "application/json", errorJson(why, "invalid_request_error", 400)));
+  };
+  if (!req) return badRequest(req.error().message);
+  if (messages == nullptr || !messages->isArray() || messages->items().empty())
+    return badRequest("\"messages\" must be a non-empty array");
+  std::vector<llm::ChatMessage> chat;
+  for (const json::Value& m : messages->items()) {
+    const std::string* role = m.findString("role");
+    const std::string* content = m.findString("content");
+    if (role == nullptr || content == nullptr) return badRequest("each message needs string \"role\" and \"content\"");
+    chat.push_back({*role, *content});
+  }
+  llm::GenerateOptions gen;
+  gen.maxTokens = 256;
+  gen.sampling.temperature = 1.0f;  // the API's default
+  const auto number = [&](std::string_view key) -> const json::Value* {
+    const json::Value* v = req->find(key);
+    return v != nullptr && v->isNumber() ? v : nullptr;
+  };
+  if (const json::Value* v = number("max_tokens")) gen.maxTokens = static_cast<size_t>(std::max(1.0, v->asNumber()));
+  if (const json::Value* v = number("max_completion_tokens")) gen.maxTokens = static_cast<size_t>(std::max(1.0, v->asNumber()));
+  gen.maxTokens = std::min<size_t>(gen.maxTokens, options_.maxTokensCap);
+  if (const json::Value* v = number("temperature")) gen.sampling.temperature = static_cast<float>(v->asNumber());
+  if (const json::Value* v = number("seed")) gen.sampling.seed = static_cast<uint64_t>(std::max(0.0, v->asNumber()));
+  const json::Value* streamFlag = req->find("stream");
+  const bool stream = streamFlag != nullptr && streamFlag->isBool() && streamFlag->asBool();
+
+  // The prompt: the model's chat template when it has one, else the message contents (so a single user message
+  // is exactly the prompt `sotto generate -p` would use).
+  std::string prompt;
+  const auto tmpl = model_.file().getString("tokenizer.chat_template");
+  if (tmpl && !tmpl->empty()) {
+    auto ct = llm::ChatTemplate::detect(*tmpl);
+    if (!ct) return badRequest(ct.error().message);
+    prompt = ct->apply(chat, true);
+  } else {
+    for (size_t i = 0; i < chat.size(); ++i) {
+      if (i != 0) prompt += '\n';
+      prompt.append(chat[i].content);
+    }
+  }
+
+  if (fault.kind == ServerFault::Kind::delay) {
+    if (c.clientGoneWithin(static_cast<int>(fault.value))) return;
+  }
+  ChunkWriter w;
+  w.id = "chatcmpl-sotto-" + std::to_string(requests_.load());
+  w.model = options_.modelName;
+  w.created = static_cast<long long>(std::time(nullptr));
+
+  if (stream) {
+    if (!c.send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                "Connection: close\r\n\r\n") ||
+        !c.send(w.event("{\"role\":\"assistant\",\"content\":\"\"}", {})))
+      return;
+    switch (fault.kind) {
+      case ServerFault::Kind::garbage:
+        c.send(w.content("Once") + "data: {\"choices\":[{\"delta\":{\"content\":@@ garbage ###\n\n");
+        return;
+      case ServerFault::Kind::stall:
+        while (!stopping_.cancelled() && !c.clientGoneWithin(100)) {
+        }
+        return;
+      case ServerFault::Kind::endlessLine: {
+        const std::string piece(4096, 'x');
+        if (!c.send("data: ")) return;
+        for (size_t sent = 0; sent < kEndlessLineCap && c.send(piece); sent += piece.size()) {
+        }
+        return;
+      }
+      default: break;
+    }
+  }
+
+  // Tokens go out as they are sampled; a failed write (the client left) cancels the generation.
+  struct Sink final : llm::GenerationSink {
+    Connection& conn;
+    const ChunkWriter& writer;
+    const ServerFault& fault;
+    pipeline::CancelToken& cancel;
+    const pipeline::CancelToken& stopping;
+    bool stream;
+    std::string text;
+    size_t chunks = 0;
+    bool dropped = false;
+    Sink(Connection& cn, const ChunkWriter& wr, const ServerFault& f, pipeline::CancelToken& ct,
+         const pipeline::CancelToken& st, bool s)
+        : conn(cn), writer(wr), fault(f), cancel(ct), stopping(st), stream(s) {}
+    void emit(std::string_view t) {
+      if (t.empty() || dropped) return;
+      if (!stream) {
+        text.append(t);
+        return;
+      }
+      if (fault.kind == ServerFault::Kind::disconnect && chunks >= fault.value) {
+        dropped = true;  // the injected mid-stream disconnect
+        cancel.cancel();
+        return;
+      }
+      if (!conn.send(writer.content(t))) {
+        dropped = true;
+        cancel.cancel();
+        return;
+      }
+      ++chunks;
+    }
+    void onToken(const llm::GeneratedToken& t) override {
+      if (stopping.cancelled()) cancel.cancel();  // the server stops: end the generation within a token
+      emit(t.text);
+    }
+    void onTextEnd(std::string_view t) override { emit(t); }
+  };
+  pipeline::CancelToken cancel;
+  Sink sink(c, w, fault, cancel, stopping_, stream);
+  auto r = generator_.generate(std::string_view(prompt), gen, &sink, &cancel);
+  if (sink.dropped || stopping_.cancelled()) return;
+  if (!r) {
+    if (stream) c.send("data: " + errorJson(r.error().message, "server_error", 500) + "\n\n");
+    else c.send(response(500, "application/json", errorJson(r.error().message, "server_error", 500)));
+    return;
+  }
+  const char* finish = r->stop == llm::StopReason::maxTokens || r->stop == llm::StopReason::contextFull ? "length" : "stop";
+  if (stream) {
+    c.send(w.event("{}", finish) + "data: [DONE]\n\n");
+    return;
+  }
+  std::string out = "{\"id\":\"" + w.id + "\",\"object\":\"chat.completion\",\"created\":" + std::to_string(w.created) +
+                    ",\"model\":";
+  json::appendString(out, w.model);
+  out += ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":";
+  json::appendString(out, sink.text);
+  out += "},\"finish_reason\":\"";
+  out += finish;
+  out += "\"}],\"usage\":{\"prompt_tokens\":" + std::to_string(r->promptTokens) +
+         ",\"completion_tokens\":" + std::to_string(r->generated) +
+         ",\"total_tokens\":" + std::to_string(r->promptTokens + r->generated) + "}}";
+  c.send(response(200, "application/json", out));
+}
+
+}  // namespace sotto::cloud

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// LoopbackServer: serves the local model over the OpenAI-compatible chat-completions protocol (streamed server-sent
+// events) on a loopback socket — the real peer the cloud client is tested against — with fault injection.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "engine/llm/generator.h"
+#include "engine/llm/model.h"
+#include "engine/pipeline/cancel_token.h"
+#include "sotto/hal/result.h"
+
+namespace sotto::cloud {
+
+// What the server does wrong on purpose, for tests of the client's failure handling.
+struct ServerFault {
+  enum class Kind : uint8_t {
+    none,
+    delay,        // wait `value` ms before the response's first byte
+    error,        // answer with HTTP status `value` and an OpenAI-style error body
+    garbage,      // a valid first chunk, then an event whose data is not JSON
+    disconnect,   // close the connection after `value` content chunks, without [DONE]
+    stall,        // send the headers and the role chunk, then nothing until the client leaves
+    endlessLine,  // an event-stream line that never ends
+  };
+  Kind kind = Kind::none;
+  uint32_t value = 0;
+};
+
+// "delay:MS", "error:CODE", "garbage", "disconnect:AFTER_N", "stall", "endless-line" (or "" for none).
+Result<ServerFault> parseServerFault(std::string_view spec);
+
+struct ServerOptions {
+  std::string bind = "127.0.0.1";  // numeric address; a non-loopback one needs allowRemote
+  uint16_t port = 0;               // 0 = an ephemeral port (see LoopbackServer::port())
+  bool allowRemote = false;
+  ServerFault fault;
+  std::string modelName = "sotto-local";  // the "model" field of the answers
+  uint32_t maxTokensCap = 1024;           // a request's max_tokens is clamped to this
+  std::string recordFile;                 // when set, every request body is appended to it (one per line)
+};
+
+// Threading: start() on the control thread spawns one server thread that serves connections one at a time and
+// alone drives `generator` (which must outlive the server and not be used elsewhere meanwhile). stop() (or the
+// destructor) from the control thread: it cancels a running answer and joins within ~100 ms.
+class LoopbackServer {
+ public:
+  static Result<std::unique_ptr<LoopbackServer>> start(llm::Generator& generator, const llm::Model& model,
+                                                       const ServerOptions& options);
+  ~LoopbackServer();
+  LoopbackServer(const LoopbackServer&) = delete;
+  LoopbackServer& operator=(const LoopbackServer&) = delete;
+
+  uint16_t port() const { return port_; }
+  void stop();
+  size_t requests() const { return requests_.load(); }
+  // The request bodies received so far (the last 64), exactly as they arrived. Any thread.
+  std::vector<std::string> receivedBodies() const;
+
+ private:
+  LoopbackServer(llm::Generator& g, const llm::Model& m) : generator_(g), model_(m) {}
+  void loop();
+  void serve(int fd);
+  class Connection;
+
+  llm::Generator& generator_;
+  const llm::Model& model_;
+  ServerOptions options_;
+  int listenFd_ = -1;
+  int wakeFds_[2] = {-1, -1};  // stop() writes a byte: every wait in the server thread watches it
+  uint16_t port_ = 0;
+  std::thread thread_;
+  pipeline::CancelToken stopping_;
+  std::atomic<size_t> requests_{0};
+  mutable std::mutex bodiesMutex_;
+  std::vector<std::string> bodies_;
+};
+
+}  // namespace sotto::cloud

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// The privacy canary: utterances with planted personal data go through the whole brain in every privacy mode,
+// escalating to the real loopback server (our own engine over the OpenAI protocol). Then the bytes the server
+// received, the decrypted audit log, the decrypted answer cache and everything logged are searched: no raw value
+// appears where the policy forbids it. Offline mode must not even create an internet socket.
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+
+#include "engine/cache/sealed_file.h"
+#include "engine/cloud/server.h"
+#include "engine/llm/generator.h"
+#include "engine/llm/model.h"
+#include "engine/llm/tokenizer.h"
+#include "engine/privacy/audit.h"
+#include "sotto/hal/keystore.h"
+#include "tests/brain/brain_test_util.h"
+
+// Every internet socket and connection attempt of this process (the test links with --wrap=socket,--wrap=connect).
+namespace {
+std::atomic<int> gInetSockets{0};
+std::atomic<int> gInetConnects{0};
+}  // namespace
+
+extern "C" {
+int __real_socket(int domain, int type, int protocol);
+int __real_connect(int fd, const struct sockaddr* addr, socklen_t len);
+int __wrap_socket(int domain, int type, int protocol) {
+  if (domain == AF_INET || domain == AF_INET6) gInetSockets.fetch_add(1);
+  return __real_socket(domain, type, protocol);
+}
+int __wrap_connect(int fd, const struct sockaddr* addr, socklen_t len) {
+  if (addr != nullptr && (addr->sa_family == AF_INET || addr->sa_family == AF_INET6)) gInetConnects.fetch_add(1);
+  return __real_connect(fd, addr, len);
+}
+}
+
+namespace sotto::brain::test {
+namespace {
+
+// A planted value, how it may appear in text, and whether the default policy keeps it on the device.
+struct Plant {
+  const char* utterance;
+  const char* value;  // the raw value that must never leave (as it appears in the utterance)
+  bool localOnly;     // default policy: local-only (never sent, even anonymized, in private mode)
+};
+
+const Plant kPlants[] = {
+    {"please text my sister at five five five oh one two three about dinner", "five five five oh one two three", false},
+    {"write an email to jane dot doe at example dot com about the picnic", "jane dot doe at example dot com", false},
+    {"remind me what my credit card number 4111 1111 1111 1111 is for", "4111 1111 1111 1111", true},
+    {"my password is tangerine zebra forty two what should I change it to", "tangerine zebra forty two", true},
+};
+
+// Captures stderr (where the log goes without a journal) into a file for the duration.
+class StderrCapture {
+ public:
+  explicit StderrCapture(const std::string& path) {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ::dup2(fd, 2);
+    ::close(fd);
+  }
+  ~StderrCapture() {
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+  }
+
+ private:
+  int saved_ = -1;
+};
+
+std::string readText(const std::string& path) {
+  std::string s;
+  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) s.append(buf, n);
+    std::fclose(f);
+  }
+  return s;
+}
+
+class Canary : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto model = llm::Model::load(storiesModel());
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    model_ = std::move(*model).release();
+    auto tok = llm::Tokenizer::fromGguf(model_->file());
+    ASSERT_TRUE(tok.ok());
+    tokenizer_ = std::move(*tok).release();
+    llm::GeneratorOptions go;
+    go.context.nCtx = 256;
+    auto gen = llm::Generator::create(*model_, *tokenizer_, go);
+    ASSERT_TRUE(gen.ok());
+    generator_ = std::move(*gen).release();
+    cloud::ServerOptions so;
+    so.maxTokensCap = 8;
+    auto server = cloud::LoopbackServer::start(*generator_, *model_, so);
+    ASSERT_TRUE(server.ok()) << server.error().message;
+    server_ = std::move(*server).release();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete generator_;
+    delete tokenizer_;
+    delete model_;
+  }
+
+  // Runs every plant through a fresh brain in `mode`; returns what the checks search.
+  struct Evidence {
+    std::vector<std::string> serverBodies;  // new since the run started
+    std::vector<std::string> audited;       // decrypted audit records' bytes
+    std::string cachePlain;                 // decrypted answer cache
+    std::string logs;                       // stderr + warnings + decision lines
+    std::string answers;
+    int inetSockets = 0, inetConnects = 0;
+    size_t escalated = 0;
+  };
+  Evidence run(router::PrivacyMode mode) {
+    ScratchDir dir;
+    Evidence ev;
+    config::Config c = testConfig(dir.path());
+    BrainOverrides o = testOverrides();
+    o.privacy = mode;
+    o.cloudUrl = "http://127.0.0.1:" + std::to_string(server_->port());
+    o.forced = router::ForcedRoute::cloud;  // escalate whenever the mode and the policy allow it
+    const size_t before = server_->receivedBodies().size();
+    const int sockets0 = gInetSockets.load(), connects0 = gInetConnects.load();
+    const std::string logPath = dir.path() + "/stderr.log";
+    {
+      StderrCapture capture(logPath);
+      auto b = makeBrain(c, o);
+      if (!b) return ev;
+      for (const Plant& p : kPlants) {
+        RecordingSink sink;
+        const AskResult r = ask(*b, p.utterance, &sink);
+        ev.escalated += r.escalated ? 1 : 0;
+        ev.answers += r.answer + "\n";
+        for (const auto& l : sink.lines) ev.logs += l + "\n";
+        for (const auto& w : sink.warnings) ev.logs += w + "\n";
+        if (r.sent) EXPECT_TRUE(r.escalated);
+      }
+    }
+    ev.inetSockets = gInetSockets.load() - sockets0;
+    ev.inetConnects = gInetConnects.load() - connects0;
+    ev.logs += readText(logPath);
+    const auto bodies = server_->receivedBodies();
+    ev.serverBodies.assign(bodies.begin() + static_cast<ptrdiff_t>(std::min(before, bodies.size())), bodies.end());
+    hal::KeystoreSpec ks;
+    ks.stateDir = dir.path();
+    ks.createIfMissing = false;
+    auto keystore = hal::KeystoreRegistry::instance().open(ks);
+    EXPECT_TRUE(keystore.ok());
+    if (!keystore.ok()) return ev;
+    auto auditKey = (*keystore)->deriveKey(privacy::kAuditKeyPurpose);
+    auto readout = privacy::readAuditLog(dir.path() + "/" + privacy::kAuditDirName, *auditKey);
+    EXPECT_TRUE(readout.ok());
+    if (readout.ok()) {
+      EXPECT_EQ(readout->tampered, 0u);
+      for (const auto& rec : readout->records) ev.audited.push_back(rec.sent);
+    }
+    auto cacheKey = (*keystore)->deriveKey("cache");
+    if (auto plain = cache::readSealedFile(dir.path() + "/answers.cache", cacheKey->bytes())) {
+      ev.cachePlain.assign(plain->begin(), plain->end());
+    }
+    return ev;
+  }
+
+  static void expectAbsent(const Evidence& ev, const std::string& value, const char* mode) {
+    for (const auto& b : ev.serverBodies) EXPECT_EQ(b.find(value), std::string::npos) << mode << ": server got " << value;
+    for (const auto& a : ev.audited) EXPECT_EQ(a.find(value), std::string::npos) << mode << ": audit has " << value;
+    EXPECT_EQ(ev.cachePlain.find(value), std::string::npos) << mode << ": cache has " << value;
+    EXPECT_EQ(ev.logs.find(value), std::string::npos) << mode << ": logs have " << value << "\n" << ev.logs;
+  }
+
+  static llm::Model* model_;
+  static llm::Tokenizer* tokenizer_;
+  static llm::Generator* generator_;
+  static cloud::LoopbackServer* server_;
+};
+llm::Model* Canary::model_ = nullptr;
+llm::Tokenizer* Canary::tokenizer_ = nullptr;
+llm::Generator* Canary::generator_ = nullptr;
+cloud::LoopbackServer* Canary::server_ = nullptr;
+
+TEST_F(Canary, OfflineOpensNoSocketAndSendsNothing) {
+  const Evidence ev = run(router::PrivacyMode::offline);
+  EXPECT_EQ(ev.inetSockets, 0);
+  EXPECT_EQ(ev.inetConnects, 0);
+  EXPECT_TRUE(ev.serverBodies.empty());
+  EXPECT_TRUE(ev.audited.empty());
+  EXPECT_EQ(ev.escalated, 0u);
+  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "offline");
+}
+
+TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
+  const Evidence ev = run(router::PrivacyMode::private_);
+  size_t redactable = 0;
+  for (const Plant& p : kPlants) redactable += p.localOnly ? 0 : 1;
+  EXPECT_EQ(ev.escalated, redactable);
+  EXPECT_EQ(ev.serverBodies.size(), redactable);
+  ASSERT_EQ(ev.audited.size(), redactable);
+  // What the server received is exactly what the audit log holds, and it carries placeholders.
+  EXPECT_EQ(ev.serverBodies, ev.audited);
+  for (const auto& b : ev.serverBodies) EXPECT_NE(b.find("_1]"), std::string::npos) << b;
+  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "private");
+  // The local-only utterances left no trace at all: not even their harmless words reached the server.
+  for (const auto& b : ev.serverBodies) {
+    EXPECT_EQ(b.find("credit card"), std::string::npos);
+    EXPECT_EQ(b.find("password"), std::string::npos);
+  }
+}
+
+TEST_F(Canary, StandardEscalatesEverythingAnonymized) {
+  const Evidence ev = run(router::PrivacyMode::standard);
+  EXPECT_EQ(ev.escalated, std::size(kPlants));
+  EXPECT_EQ(ev.serverBodies.size(), std::size(kPlants));
+  EXPECT_EQ(ev.serverBodies, ev.audited);
+  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "standard");
+}
+
+}  // namespace
+}  // namespace sotto::brain::test
