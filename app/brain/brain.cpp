@@ -4,11 +4,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "engine/cache/answer_cache.h"
 #include "engine/cache/generator_embedder.h"
+#include "engine/cloud/client.h"
 #include "engine/intents/catalogue.h"
 #include "engine/intents/clock.h"
 #include "engine/intents/handlers.h"
@@ -95,6 +99,8 @@ struct Brain::Impl {
   std::unique_ptr<llm::Generator> embedGenerator;  // the cache's own: embed() clobbers a generator's prefix
   std::unique_ptr<cache::GeneratorEmbedder> embedder;
   bool cacheDirty = false;
+  std::unique_ptr<cloud::CloudClient> cloud;  // null: no endpoint, or it could not be set up
+  std::string cloudHost;                      // for the audit log (never credentials)
   std::optional<intents::Matcher> matcher;
   intents::MatchWorkspace matchSpace;
   intents::SystemClock clock;
@@ -110,6 +116,12 @@ struct Brain::Impl {
                                               const pipeline::CancelToken* cancel);
   std::string localPrompt(std::string_view text) const;
   void remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive);
+  // The cloud route: audit, send the anonymized prompt, stream and de-anonymize the answer under the supervisor
+  // (filler, hard timeout); on failure the local model answers (or the user is told plainly).
+  Status askCloud(std::string_view text, const privacy::EscalationDecision& escalation,
+                  const router::RouteDecision& d, AskSink& sink, const pipeline::CancelToken* cancel, AskResult& out);
+  // The local model's answer from the start (fallbacks).
+  Status answerLocally(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel, AskResult& out);
   void saveCache(AskSink& sink);
 };
 
@@ -128,6 +140,167 @@ void Brain::Impl::saveCache(AskSink& sink) {
     sink.onWarning("answer cache not saved: " + st.error().message);
   }
   cacheDirty = false;
+}
+
+namespace {
+
+// What the cloud is told about its role; no device identity, no user data beyond the anonymized question.
+constexpr const char* kCloudSystemPrompt =
+    "You are the voice of a smart speaker. Answer in one or two short sentences that read well aloud. Text in "
+    "square brackets such as [PERSON_1] stands for private details: keep it exactly as written.";
+
+// Deltas from the cloud thread to the brain thread.
+struct DeltaQueue final : cloud::DeltaSink {
+  std::mutex m;
+  std::condition_variable cv;
+  std::string pending;
+  bool any = false, done = false;
+  void onDelta(std::string_view text) override {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      pending.append(text);
+      any = true;
+    }
+    cv.notify_one();
+  }
+  void finish() {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+    }
+    cv.notify_one();
+  }
+};
+
+std::string hostOf(const std::string& url) {
+  const size_t scheme = url.find("://");
+  const size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t end = url.find('/', start);
+  std::string host = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  const size_t at = host.rfind('@');  // never record credentials in the URL
+  return at == std::string::npos ? host : host.substr(at + 1);
+}
+
+}  // namespace
+
+Status Brain::Impl::answerLocally(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel,
+                                  AskResult& out) {
+  if (!local) {
+    out.route = router::Route::cannotAnswer;
+    out.answer = router::kCannotAnswerText;
+    sink.onText(out.answer);
+    return {};
+  }
+  TokenCollector c;
+  c.live = &sink;
+  auto r = generateLocal(text, c, overrides.maxAnswerTokens, cancel);
+  if (!r) return std::move(r).error();
+  out.route = router::Route::local;
+  out.answer = c.text;
+  return {};
+}
+
+Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDecision& escalation,
+                             const router::RouteDecision& d, AskSink& sink, const pipeline::CancelToken* cancel,
+                             AskResult& out) {
+  cloud::ChatRequest req;
+  req.model = config.cloudModel.empty() ? "default" : config.cloudModel;
+  req.messages = {{"system", kCloudSystemPrompt}, {"user", escalation.text}};
+  req.maxTokens = 256;
+  const std::string body = cloud::buildChatRequestBody(req);
+  // On record before it leaves: no audit entry, no request.
+  privacy::AuditRecord rec;
+  rec.route = "cloud";
+  rec.reason = std::string(router::reasonName(d.reason)) + "; " + privacy::escalationReasonName(escalation.reason);
+  rec.host = cloudHost;
+  rec.sent = body;
+  if (auto st = audit->append(rec); !st) {
+    sink.onWarning("not escalated: the audit log cannot record it: " + st.error().message);
+    router->onCloudAbandoned();
+    out.fellBack = true;
+    return answerLocally(text, sink, cancel, out);
+  }
+
+  DeltaQueue q;
+  pipeline::CancelToken stopCloud;  // the supervisor's hard timeout or the user's barge-in
+  cloud::ChatOutcome outcome;
+  std::thread worker([&] {
+    outcome = cloud->chat(req, q, &stopCloud);
+    q.finish();
+  });
+  router::RequestSupervisor sup = router->makeSupervisor();
+  sup.start(router::Route::cloud, local.has_value(), now(), cancel);
+  privacy::Deanonymizer restore(anonymizer);
+  std::string piece, restored;
+  bool first = true, giveUp = false;
+  for (;;) {
+    bool finished = false;
+    {
+      std::unique_lock<std::mutex> lock(q.m);
+      const auto deadline = sup.nextDeadline();
+      auto ready = [&] { return !q.pending.empty() || q.done; };
+      if (deadline == router::Millis::max()) {
+        q.cv.wait_for(lock, std::chrono::milliseconds(20), ready);
+      } else {
+        const auto wait = std::max<router::Millis>(router::Millis{1}, deadline - now());
+        q.cv.wait_for(lock, std::min<router::Millis>(wait, router::Millis{20}), ready);
+      }
+      piece.swap(q.pending);
+      q.pending.clear();
+      finished = q.done && q.pending.empty();
+    }
+    if (cancel != nullptr && cancel->cancelled()) stopCloud.cancel();
+    if (!piece.empty() && !giveUp) {
+      if (first) {
+        first = false;
+        (void)sup.onFirstToken(now());
+        router->onCloudSuccess(now());
+      }
+      restored.clear();
+      restore.feed(piece, restored);
+      out.answer += restored;
+      sink.onText(restored);
+      piece.clear();
+    }
+    if (finished) break;
+    switch (sup.onTick(now())) {
+      case router::SupervisorAction::speakFiller:
+        out.filler = true;
+        sink.onFiller(router::kFillerText);
+        break;
+      case router::SupervisorAction::fallbackLocal:
+      case router::SupervisorAction::sayCannotAnswer:
+        giveUp = true;
+        stopCloud.cancel();
+        break;
+      default: break;
+    }
+  }
+  worker.join();
+  out.escalated = outcome.requestSent;
+  if (outcome.requestSent) {
+    out.sent = outcome.requestBody;
+    out.anonymized = escalation.text;
+    if (outcome.requestBody != body) sink.onWarning("the request sent differs from the one audited");
+  }
+  if (!giveUp && outcome.ok()) {
+    restored.clear();
+    restore.finish(restored);
+    out.answer += restored;
+    sink.onText(restored);
+    return {};
+  }
+  // Failed, stalled past the hard timeout, or cancelled.
+  if (cancel != nullptr && cancel->cancelled()) {
+    router->onCloudAbandoned();
+    return {};
+  }
+  if (first) router->onCloudFailure(now());
+  sink.onWarning(std::string("cloud: ") + cloud::cloudErrcName(outcome.error) +
+                 (outcome.message.empty() ? "" : ": " + outcome.message));
+  if (!out.answer.empty()) return {};  // part of the answer was spoken: do not start another one
+  out.fellBack = true;
+  return answerLocally(text, sink, cancel, out);
 }
 
 namespace {
@@ -251,7 +424,10 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
       sink.onText(out.answer);
       break;
     }
-    case router::Route::cloud:
+    case router::Route::cloud: {
+      if (auto st = askCloud(text, escalation, d, sink, cancel, out); !st) return std::move(st).error();
+      break;
+    }
     case router::Route::cannotAnswer: {
       out.route = router::Route::cannotAnswer;
       out.answer = router::kCannotAnswerText;
@@ -373,6 +549,26 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
     }
   }
 
+  const std::string endpoint = overrides.cloudUrl ? *overrides.cloudUrl : config.cloudEndpoint;
+  if (!endpoint.empty()) {
+    cloud::ClientOptions co;
+    co.endpoint = endpoint;
+    co.caFile = config.cloudCaFile;
+    co.clientCertFile = config.cloudClientCertFile;
+    co.clientKeyFile = config.cloudClientKeyFile;
+    co.apiKeyFile = config.cloudApiKeyFile;
+    co.connectTimeoutMs = config.cloudConnectTimeoutMs;
+    co.firstByteTimeoutMs = config.cloudFirstByteTimeoutMs;
+    co.idleTimeoutMs = config.cloudIdleTimeoutMs;
+    // Creating the client opens nothing: no socket exists until a request is routed to the cloud.
+    if (auto c = cloud::CloudClient::create(co)) {
+      impl->cloud = std::move(*c);
+      impl->cloudHost = hostOf(endpoint);
+    } else {
+      impl->warnings.push_back("cloud escalation disabled: " + c.error().message);
+    }
+  }
+
   router::RouterOptions ro;
   ro.thresholds.intentConfidence = static_cast<float>(config.routerIntentConfidencePercent) / 100.0f;
   ro.thresholds.localConfidence = static_cast<float>(config.routerLocalConfidencePercent) / 100.0f;
@@ -383,7 +579,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   ro.caps = {config.cloudMaxPerHour, config.cloudMaxPerDay};
   ro.latency.priorMs = {config.budgetSimpleMs, config.budgetSimpleMs, config.budgetLocalMs, 0, 0};
   ro.supervisor = {router::Millis{config.budgetFirstTokenMs}, router::Millis{config.hardTimeoutMs}};
-  ro.cloudConfigured = false;
+  ro.cloudConfigured = impl->cloud != nullptr && impl->audit != nullptr;
   ro.logDecisions = false;  // the caller shows the line (sotto ask) or logs it (daemon)
   auto router = router::Router::create(ro);
   if (!router) return std::move(router).error();

@@ -144,7 +144,9 @@ class Canary : public ::testing::Test {
         ev.answers += r.answer + "\n";
         for (const auto& l : sink.lines) ev.logs += l + "\n";
         for (const auto& w : sink.warnings) ev.logs += w + "\n";
-        if (r.sent) EXPECT_TRUE(r.escalated);
+        if (r.sent) {
+          EXPECT_TRUE(r.escalated);
+        }
       }
     }
     ev.inetSockets = gInetSockets.load() - sockets0;
