@@ -157,12 +157,12 @@ void print(const char* title, const RunResult& r) {
   std::printf("\n");
   std::printf("  latency after the end of speech, ms (p50 / p95):\n");
   for (const auto& [cat, c] : r.byCategory) {
-    std::printf("    %-9s endpoint delay %4.0f / %4.0f   final %4.0f / %4.0f (finalize CPU %.1f / %.1f)   "
-                "partial = final text %4.0f / %4.0f (%zu of %zu)\n",
-                cat.c_str(), percentile(c.endpointDelay, 50), percentile(c.endpointDelay, 95),
-                percentile(c.finalLatency, 50), percentile(c.finalLatency, 95), percentile(c.finalizeCpu, 50),
-                percentile(c.finalizeCpu, 95), percentile(c.partialLatency, 50), percentile(c.partialLatency, 95),
-                c.partialMatched, c.utterances);
+    std::printf(
+        "    %-9s endpoint delay %4.0f / %4.0f   final %4.0f / %4.0f (finalize CPU %.1f / %.1f)   "
+        "partial = final text %4.0f / %4.0f (%zu of %zu)\n",
+        cat.c_str(), percentile(c.endpointDelay, 50), percentile(c.endpointDelay, 95), percentile(c.finalLatency, 50),
+        percentile(c.finalLatency, 95), percentile(c.finalizeCpu, 50), percentile(c.finalizeCpu, 95),
+        percentile(c.partialLatency, 50), percentile(c.partialLatency, 95), c.partialMatched, c.utterances);
   }
 }
 

@@ -64,7 +64,8 @@ Result<Stage> frontendStage(const speech::FrontendConfig& fc, std::vector<std::v
   Stage st{name};
   const double w0 = wallSeconds(), c0 = threadCpuSeconds();
   for (auto& clip : clips) {
-    for (size_t at = 0; at + 160 <= clip.size(); at += 160) fe.value()->process(std::span<int16_t>(clip.data() + at, 160));
+    for (size_t at = 0; at + 160 <= clip.size(); at += 160)
+      fe.value()->process(std::span<int16_t>(clip.data() + at, 160));
     st.audio += double(clip.size() / 160 * 160) / 16000.0;
   }
   st.cpu = threadCpuSeconds() - c0;
@@ -104,7 +105,8 @@ Result<Stage> asrStage(const speech::AsrConfig& ac, const std::vector<std::vecto
   const double w0 = wallSeconds(), c0 = threadCpuSeconds();
   for (const auto& clip : clips) {
     if (!r.value()->begin().ok()) return makeError(Errc::internal, "ASR: begin failed");
-    for (size_t at = 0; at + 160 <= clip.size(); at += 160) r.value()->process(std::span<const int16_t>(clip.data() + at, 160));
+    for (size_t at = 0; at + 160 <= clip.size(); at += 160)
+      r.value()->process(std::span<const int16_t>(clip.data() + at, 160));
     if (!r.value()->finish(t).ok()) return makeError(Errc::internal, "ASR: finish failed");
     st.audio += double(clip.size() / 160 * 160) / 16000.0;
   }
@@ -180,9 +182,10 @@ int benchCpu(int argc, char** argv) {
   if (!asrClips.ok()) return fail(asrClips.error());
 
   printSystemHeader("speech benchmark: CPU per stage");
-  std::printf("setup: %s\nthread CPU time (CLOCK_THREAD_CPUTIME_ID) per second of audio, single thread, after a "
-              "warm-up pass; wall time alongside\n\n",
-              setup->describe.c_str());
+  std::printf(
+      "setup: %s\nthread CPU time (CLOCK_THREAD_CPUTIME_ID) per second of audio, single thread, after a "
+      "warm-up pass; wall time alongside\n\n",
+      setup->describe.c_str());
 
   std::vector<std::vector<int16_t>> quiet = {quietRoom(seconds)};
   {
@@ -246,10 +249,10 @@ int benchCpu(int argc, char** argv) {
   printStage(asrLm.value());
   if (!grammarOnly.grammar.empty()) printStage(asrGrammar.value());
   printStage(whole);
-  std::printf("\nBaseline comparison (same run): ASR as configured / general LM search alone = %.2fx CPU; idle "
-              "listening (frontend + spotter on speech) = %.1f %% of one core\n",
-              asrLm->cpu > 0 ? asrBoth->cpu / asrLm->cpu : 0,
-              100 * (fe1->cpu / fe1->audio + wk1->cpu / wk1->audio));
+  std::printf(
+      "\nBaseline comparison (same run): ASR as configured / general LM search alone = %.2fx CPU; idle "
+      "listening (frontend + spotter on speech) = %.1f %% of one core\n",
+      asrLm->cpu > 0 ? asrBoth->cpu / asrLm->cpu : 0, 100 * (fe1->cpu / fe1->audio + wk1->cpu / wk1->audio));
   std::printf("load average at end: %s\n", loadAverage().c_str());
   return 0;
 }

@@ -110,8 +110,10 @@ Result<std::map<std::string, Tally>> runListener(const Setup& setup, const std::
 // Threshold sweep: the frontend once, one keyphrase spotter per threshold on its output. Unlike the Listener a
 // detection does not hand over to the ASR (the spotter restarts at once), and every spotter restarts at each clip.
 // With `raw` the spotters hear the unprocessed audio (no noise suppression or AGC): what the frontend costs or buys.
-Result<std::map<int, std::map<std::string, std::map<std::string, Tally>>>> runSweep(
-    const Setup& setup, const std::vector<Clip>& clips, const std::vector<int>& thresholds, bool raw, double& cpu) {
+Result<std::map<int, std::map<std::string, std::map<std::string, Tally>>>> runSweep(const Setup& setup,
+                                                                                    const std::vector<Clip>& clips,
+                                                                                    const std::vector<int>& thresholds,
+                                                                                    bool raw, double& cpu) {
   std::map<int, std::map<std::string, std::map<std::string, Tally>>> out;  // threshold -> split -> condition
   for (const char* cond : kConditions) {
     if (!targetCondition(cond)) continue;
@@ -232,29 +234,31 @@ int benchWake(int argc, char** argv) {
     return 1;
   }
   printSystemHeader("speech benchmark: wake word (false rejects, false accepts)");
-  std::printf("setup: %s\nmanifest: %s (%zu clips), reporting split: %s\n\n", setup->describe.c_str(),
-              manifest.c_str(), all.size(), split.c_str());
+  std::printf("setup: %s\nmanifest: %s (%zu clips), reporting split: %s\n\n", setup->describe.c_str(), manifest.c_str(),
+              all.size(), split.c_str());
 
   if (!sweepOnly) {
-  std::map<std::string, std::pair<size_t, size_t>> perVoice;
-  double cpu = 0, audio = 0;
-  const double w0 = wallSeconds();
-  auto tallies = runListener(setup.value(), selected, perVoice, cpu, audio, verbose);
-  if (!tallies.ok()) {
-    std::fprintf(stderr, "bench_speech wake: %s\n", tallies.error().message.c_str());
-    return 1;
-  }
-  std::printf("Wake word through the Listener (frontend, spotter, ASR after a wake), config threshold 1e%d:\n",
-              setup->listener.wake.thresholdExponent);
-  printTable(tallies.value());
-  std::printf("  (%.1f min of audio in %.1f s CPU = %.3f CPU s per audio s, %.1f s wall; targets: FRR < 5 %%, "
-              "FA < 0.5/h on clean and 20 dB)\n",
-              audio / 60, cpu, audio > 0 ? cpu / audio : 0, wallSeconds() - w0);
-  std::printf("  detection per voice, all conditions (detected / wake clips):");
-  size_t k = 0;
-  for (const auto& [v, c] : perVoice) std::printf("%s %s %zu/%zu", k++ % 4 ? "," : "\n   ", v.c_str(), c.second, c.first);
-  std::printf("\n\n");
-  std::fflush(stdout);
+    std::map<std::string, std::pair<size_t, size_t>> perVoice;
+    double cpu = 0, audio = 0;
+    const double w0 = wallSeconds();
+    auto tallies = runListener(setup.value(), selected, perVoice, cpu, audio, verbose);
+    if (!tallies.ok()) {
+      std::fprintf(stderr, "bench_speech wake: %s\n", tallies.error().message.c_str());
+      return 1;
+    }
+    std::printf("Wake word through the Listener (frontend, spotter, ASR after a wake), config threshold 1e%d:\n",
+                setup->listener.wake.thresholdExponent);
+    printTable(tallies.value());
+    std::printf(
+        "  (%.1f min of audio in %.1f s CPU = %.3f CPU s per audio s, %.1f s wall; targets: FRR < 5 %%, "
+        "FA < 0.5/h on clean and 20 dB)\n",
+        audio / 60, cpu, audio > 0 ? cpu / audio : 0, wallSeconds() - w0);
+    std::printf("  detection per voice, all conditions (detected / wake clips):");
+    size_t k = 0;
+    for (const auto& [v, c] : perVoice)
+      std::printf("%s %s %zu/%zu", k++ % 4 ? "," : "\n   ", v.c_str(), c.second, c.first);
+    std::printf("\n\n");
+    std::fflush(stdout);
   }
 
   if (!rawThresholds.empty()) {
@@ -318,13 +322,13 @@ int benchWake(int argc, char** argv) {
     std::printf("  no swept threshold keeps FA/h < %.1f on the tune split's clean and 20 dB audio\n", kFaTarget);
   } else {
     auto& test = sweep.value()[proposed]["test"];
-    std::printf("  proposed (chosen on tune, reported on test): wake.threshold = %d: test FRR clean %.1f %%, 20 dB "
-                "%.1f %%; FA/h clean %.2f, 20 dB %.2f (config %d on test: FRR %.1f %% / %.1f %%, FA/h %.2f / %.2f)\n",
-                proposed, 100 * test["clean"].frr(), 100 * test["snr20"].frr(), test["clean"].faPerHour(),
-                test["snr20"].faPerHour(), configured, 100 * sweep.value()[configured]["test"]["clean"].frr(),
-                100 * sweep.value()[configured]["test"]["snr20"].frr(),
-                sweep.value()[configured]["test"]["clean"].faPerHour(),
-                sweep.value()[configured]["test"]["snr20"].faPerHour());
+    std::printf(
+        "  proposed (chosen on tune, reported on test): wake.threshold = %d: test FRR clean %.1f %%, 20 dB "
+        "%.1f %%; FA/h clean %.2f, 20 dB %.2f (config %d on test: FRR %.1f %% / %.1f %%, FA/h %.2f / %.2f)\n",
+        proposed, 100 * test["clean"].frr(), 100 * test["snr20"].frr(), test["clean"].faPerHour(),
+        test["snr20"].faPerHour(), configured, 100 * sweep.value()[configured]["test"]["clean"].frr(),
+        100 * sweep.value()[configured]["test"]["snr20"].frr(), sweep.value()[configured]["test"]["clean"].faPerHour(),
+        sweep.value()[configured]["test"]["snr20"].faPerHour());
   }
   std::printf("  test split: %.1f min non-wake speech and %zu wake clips per condition\n",
               sweep.value()[configured]["test"]["clean"].otherSeconds / 60,

@@ -78,8 +78,8 @@ bool SetupOptions::parse(int argc, char** argv, int& i) {
 }
 
 Result<Setup> makeSetup(const SetupOptions& options) {
-  const std::string path = options.configPath.empty() ? std::string(SOTTO_SOURCE_DIR) + "/config/sotto.xml"
-                                                      : options.configPath;
+  const std::string path =
+      options.configPath.empty() ? std::string(SOTTO_SOURCE_DIR) + "/config/sotto.xml" : options.configPath;
   config::LoadResult loaded = config::loadFile(path);
   if (loaded.config && !options.overrides.empty()) loaded = config::applyOverrides(*loaded.config, options.overrides);
   if (!loaded.config) {
@@ -101,8 +101,8 @@ Result<Setup> makeSetup(const SetupOptions& options) {
   lc.asr.acousticModel = c.asrAcousticModel;
   lc.asr.dictionary = c.asrDictionary;
   lc.asr.languageModel = c.asrLanguageModel;
-  const std::string catalogue = options.catalogue.empty() ? std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml"
-                                                          : options.catalogue;
+  const std::string catalogue =
+      options.catalogue.empty() ? std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml" : options.catalogue;
   if (c.asrGrammar) {
     auto cat = intents::Catalogue::loadFile(catalogue);
     if (!cat.ok()) return makeError(cat.error().code, catalogue + ": " + cat.error().message);
@@ -112,8 +112,8 @@ Result<Setup> makeSetup(const SetupOptions& options) {
   for (const auto& o : options.overrides) s.describe += " --set " + o;
   s.describe += "; wake phrase \"" + c.wakePhrase + "\" threshold 1e" + std::to_string(c.wakeThresholdExponent) +
                 "; ASR: " + (c.asrGrammar ? "command grammar (" + catalogue + ")" : std::string("no grammar")) +
-                (c.asrLanguageModel.empty() ? "" : " + LM " + c.asrLanguageModel) +
-                "; endpoint " + std::to_string(c.endpointSilenceMs) + " ms";
+                (c.asrLanguageModel.empty() ? "" : " + LM " + c.asrLanguageModel) + "; endpoint " +
+                std::to_string(c.endpointSilenceMs) + " ms";
   return s;
 }
 
@@ -138,11 +138,12 @@ std::string loadAverage() {
 
 void printSystemHeader(const char* what) {
   const auto info = collectSystemInfo();
-  std::printf("== %s ==\ncpu: %s (%u online, %u usable)\nkernel: %s\ncompiler: %s\nbuild: %s\nfeatures: %s\n"
-              "load average (1/5/15 min) at start: %s  (a shared machine: wall-clock figures include waiting for a "
-              "CPU; CPU-time figures do not)\n\n",
-              what, info.cpuModel.c_str(), info.onlineCpus, info.usableCpus, info.kernel.c_str(),
-              info.compiler.c_str(), info.buildType.c_str(), info.cpuFeatures.c_str(), loadAverage().c_str());
+  std::printf(
+      "== %s ==\ncpu: %s (%u online, %u usable)\nkernel: %s\ncompiler: %s\nbuild: %s\nfeatures: %s\n"
+      "load average (1/5/15 min) at start: %s  (a shared machine: wall-clock figures include waiting for a "
+      "CPU; CPU-time figures do not)\n\n",
+      what, info.cpuModel.c_str(), info.onlineCpus, info.usableCpus, info.kernel.c_str(), info.compiler.c_str(),
+      info.buildType.c_str(), info.cpuFeatures.c_str(), loadAverage().c_str());
   std::fflush(stdout);
 }
 

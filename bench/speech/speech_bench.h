@@ -23,7 +23,7 @@ Result<std::vector<int16_t>> readWav16kMono(const std::string& path);
 struct SetupOptions {
   std::string configPath;  // default: the source tree's config/sotto.xml
   std::vector<std::string> overrides;
-  std::string catalogue;   // default: the source tree's config/intents.xml
+  std::string catalogue;  // default: the source tree's config/intents.xml
   // Consumes argv[i] (and its value) when it is one of the options above; returns false otherwise.
   bool parse(int argc, char** argv, int& i);
 };
