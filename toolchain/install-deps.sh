@@ -16,6 +16,7 @@ HOST_PKGS=(
   libmount-dev
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us libspeexdsp-dev  # wake word, ASR, speech frontend
   flite sox                                 # generated speech in the speech tests
+  espeak-ng pocketsphinx-testdata           # speech benchmark sets (bench/speech/run.sh)
 )
 CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static

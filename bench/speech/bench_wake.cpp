@@ -42,6 +42,16 @@ class WakeCounter final : public speech::ListenerEvents {
 
 bool targetCondition(const std::string& c) { return c == "clean" || c == "snr20"; }
 
+// "FRR% FA/h" for a sweep table, "-" where the set has no clips of that kind.
+std::string cells(const Tally& t) {
+  char buf[64];
+  char frr[16] = "-", fa[16] = "-";
+  if (t.wakeClips > 0) std::snprintf(frr, sizeof frr, "%.1f%%", 100 * t.frr());
+  if (t.otherSeconds > 0) std::snprintf(fa, sizeof fa, "%.2f", t.faPerHour());
+  std::snprintf(buf, sizeof buf, "%9s %8s", frr, fa);
+  return buf;
+}
+
 void printTable(const std::map<std::string, Tally>& t) {
   std::printf("  %-9s %10s %9s %8s %9s | %12s %8s %8s %9s\n", "condition", "wake clips", "detected", "FRR", "target",
               "non-wake", "false", "FA/h", "target");
@@ -282,8 +292,7 @@ int benchWake(int argc, char** argv) {
           pair->otherSeconds += t.otherSeconds;
         }
       }
-      std::printf("  1e%-8d | %8.1f%% %8.2f | %8.1f%% %8.2f\n", th, 100 * c.frr(), c.faPerHour(), 100 * n.frr(),
-                  n.faPerHour());
+      std::printf("  1e%-8d | %s | %s\n", th, cells(c).c_str(), cells(n).c_str());
     }
     std::printf("\n");
     std::fflush(stdout);
@@ -307,8 +316,7 @@ int benchWake(int argc, char** argv) {
   for (const int th : thresholds) {
     for (const char* sp : {"tune", "test"}) {
       auto& t = sweep.value()[th][sp];
-      std::printf("  1e%-8d %-6s | %8.1f%% %8.2f | %8.1f%% %8.2f%s\n", th, sp, 100 * t["clean"].frr(),
-                  t["clean"].faPerHour(), 100 * t["snr20"].frr(), t["snr20"].faPerHour(),
+      std::printf("  1e%-8d %-6s | %s | %s%s\n", th, sp, cells(t["clean"]).c_str(), cells(t["snr20"]).c_str(),
                   th == configured ? "   (config)" : "");
     }
     auto& tune = sweep.value()[th]["tune"];

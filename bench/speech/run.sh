@@ -6,10 +6,11 @@
 # and CPU per stage. Nothing generated is committed; the scratch directory is deleted unless --keep.
 #
 # Usage: bench/speech/run.sh [--quick] [-b BUILD_DIR] [-w WORK_DIR] [-j JOBS] [--keep] [--reuse] [--config FILE]
-#   --quick  a few minutes: 5 voices, 2 min of non-wake speech per condition, 24 ASR utterances, 30 s CPU stages
+#   --quick  a few minutes of CPU: 5 voices, 2 min of non-wake speech per condition, 24 ASR utterances, 30 s CPU stages
 #   --reuse  with -w: keep the sets already generated in WORK_DIR (implies --keep)
 #   (full)   13 voices x 3 rate/pitch variants x 4 sentences per condition, 31 min of non-wake speech per condition
-#            (x4 conditions), 80 ASR utterances, 120 s per CPU stage, thresholds -20..-50 swept: ~45 min CPU
+#            (x4 conditions), 80 ASR utterances, 120 s per CPU stage, thresholds -20..-50 swept: about 25 min of
+#            CPU (on a shared, loaded machine far longer in wall time)
 # Needs flite, espeak-ng, sox, python3 (toolchain/install-deps.sh or apt-get install flite espeak-ng sox); the
 # pocketsphinx-testdata recordings are added to the non-wake speech when installed.
 set -eu
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --reuse) reuse=1; keep=1; shift ;;
     --config) config=$2; shift 2 ;;
-    -h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
