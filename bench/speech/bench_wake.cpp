@@ -320,14 +320,20 @@ int benchWake(int argc, char** argv) {
                   th == configured ? "   (config)" : "");
     }
     auto& tune = sweep.value()[th]["tune"];
+    // Only conditions the set holds count; without any non-wake audio nothing can be proposed.
     const double frr = std::max(tune["clean"].frr(), tune["snr20"].frr());
-    if (tune["clean"].faPerHour() < kFaTarget && tune["snr20"].faPerHour() < kFaTarget && frr <= bestFrr) {
+    const bool measuredFa = tune["clean"].otherSeconds > 0 || tune["snr20"].otherSeconds > 0;
+    if (measuredFa && tune["clean"].faPerHour() < kFaTarget && tune["snr20"].faPerHour() < kFaTarget &&
+        frr <= bestFrr) {
       bestFrr = frr;
       proposed = th;
     }
   }
   if (proposed == 1) {
-    std::printf("  no swept threshold keeps FA/h < %.1f on the tune split's clean and 20 dB audio\n", kFaTarget);
+    std::printf(
+        "  no swept threshold keeps FA/h < %.1f on the tune split's clean and 20 dB audio (or the set holds no "
+        "non-wake audio)\n",
+        kFaTarget);
   } else {
     auto& test = sweep.value()[proposed]["test"];
     std::printf(
@@ -338,9 +344,11 @@ int benchWake(int argc, char** argv) {
         100 * sweep.value()[configured]["test"]["snr20"].frr(), sweep.value()[configured]["test"]["clean"].faPerHour(),
         sweep.value()[configured]["test"]["snr20"].faPerHour());
   }
-  std::printf("  test split: %.1f min non-wake speech and %zu wake clips per condition\n",
-              sweep.value()[configured]["test"]["clean"].otherSeconds / 60,
-              sweep.value()[configured]["test"]["clean"].wakeClips);
+  for (const char* cond : {"clean", "snr20"}) {
+    const Tally& t = sweep.value()[configured]["test"][cond];
+    std::printf("  test split, %s: %.1f min non-wake speech and %zu wake clips\n", cond, t.otherSeconds / 60,
+                t.wakeClips);
+  }
   return 0;
 }
 
