@@ -20,6 +20,7 @@ HOST_PKGS=(
   flite1-dev                                # TTS: static flite and its voices (cmu_us_slt, kal, awb, rms)
   libespeak-ng-dev libsonic-dev espeak-ng-data  # TTS: espeak-ng (static) and its data
   openssl                                   # certificates and s_server in the cloud TLS tests
+  espeak-ng pocketsphinx-testdata           # speech benchmark sets (bench/speech/run.sh)
 )
 CROSS_PKGS=(
   g++-aarch64-linux-gnu qemu-user-static
