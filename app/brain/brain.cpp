@@ -23,6 +23,7 @@
 #include "engine/llm/tokenizer.h"
 #include "engine/privacy/anonymizer.h"
 #include "engine/privacy/audit.h"
+#include "engine/privacy/device_id.h"
 #include "engine/privacy/pii.h"
 #include "engine/privacy/policy.h"
 #include "engine/router/local_confidence.h"
@@ -80,6 +81,22 @@ struct TokenCollector final : llm::GenerationSink {
   }
 };
 
+// Forwards every event and notes when the first piece of the answer went out (the router's latency model).
+struct FirstTextClock final : AskSink {
+  explicit FirstTextClock(AskSink& inner) : inner_(inner) {}
+  void onDecision(const router::RouteDecision& d, std::string_view line) override { inner_.onDecision(d, line); }
+  void onFiller(std::string_view t) override { inner_.onFiller(t); }
+  void onText(std::string_view piece) override {
+    if (!first && !piece.empty()) first = now();
+    inner_.onText(piece);
+  }
+  void onWarning(std::string_view m) override { inner_.onWarning(m); }
+  std::optional<router::Millis> first;
+
+ private:
+  AskSink& inner_;
+};
+
 }  // namespace
 
 struct Brain::Impl {
@@ -101,6 +118,7 @@ struct Brain::Impl {
   bool cacheDirty = false;
   std::unique_ptr<cloud::CloudClient> cloud;  // null: no endpoint, or it could not be set up
   std::string cloudHost;                      // for the audit log (never credentials)
+  std::optional<privacy::PseudonymousId> deviceId;  // the rotating pseudonym the cloud sees
   std::optional<intents::Matcher> matcher;
   intents::MatchWorkspace matchSpace;
   intents::SystemClock clock;
@@ -207,6 +225,7 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
   req.model = config.cloudModel.empty() ? "default" : config.cloudModel;
   req.messages = {{"system", kCloudSystemPrompt}, {"user", escalation.text}};
   req.maxTokens = 256;
+  if (deviceId) req.user = deviceId->at(std::chrono::system_clock::now());
   const std::string body = cloud::buildChatRequestBody(req);
   // On record before it leaves: no audit entry, no request.
   privacy::AuditRecord rec;
@@ -334,7 +353,9 @@ Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, 
   return local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
 }
 
-Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
+Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel) {
+  FirstTextClock sink(outer);
+  const router::Millis tStart = now();
   AskResult out;
   router::RouteInputs in;
   in.mode = mode.load();
@@ -406,6 +427,14 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
     case router::Route::intent: {
       out.answer = handled ? handled->speech : std::string();
       if (!out.answer.empty()) sink.onText(out.answer);
+      // "go offline" / "privacy online": the switch takes effect for the very next request.
+      if (handled && handled->effect.kind == intents::EffectKind::privacyOffline) {
+        mode = router::PrivacyMode::offline;
+      } else if (handled && handled->effect.kind == intents::EffectKind::privacyOnline) {
+        mode = static_cast<router::PrivacyMode>(config.privacy == config::PrivacyMode::offline
+                                                    ? config::PrivacyMode::private_
+                                                    : config.privacy);
+      }
       break;
     }
     case router::Route::local: {
@@ -434,6 +463,11 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& sink, const p
       sink.onText(out.answer);
       break;
     }
+  }
+  // The latency the router predicts routes with: from the request to the answer's first piece (TTS adds its own).
+  if (sink.first) {
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(*sink.first - tStart).count();
+    router->recordFirstAudio(out.route, static_cast<uint32_t>(std::max<long long>(0, took)));
   }
   if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
   remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
@@ -486,6 +520,11 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
       impl->warnings.push_back("cloud escalation disabled: audit log: " + log.error().message);
     }
     if (auto ck = impl->keystore->deriveKey("cache")) impl->cacheKey = std::move(*ck);
+    if (auto id = privacy::PseudonymousId::create(*impl->keystore, std::chrono::hours(config.deviceIdRotationH))) {
+      impl->deviceId = std::move(*id);
+    } else {
+      impl->warnings.push_back("no pseudonymous device id: " + id.error().message);
+    }
   } else {
     impl->warnings.push_back("no device key (answer cache not persisted, cloud escalation disabled): " +
                              k.error().message);

@@ -49,6 +49,10 @@ std::string buildChatRequestBody(const ChatRequest& request) {
     b += ",\"temperature\":";
     b += t;
   }
+  if (!request.user.empty()) {
+    b += ",\"user\":";
+    json::appendString(b, request.user);
+  }
   b += ",\"stream\":true}";
   return b;
 }

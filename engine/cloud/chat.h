@@ -24,6 +24,7 @@ struct ChatRequest {
   std::vector<ChatMessage> messages;
   uint32_t maxTokens = 256;
   std::optional<float> temperature;  // absent = the server's default
+  std::string user;  // OpenAI's end-user id: the device's rotating pseudonym, never a real identity ("" = none)
 };
 
 // Exactly the bytes POSTed to /v1/chat/completions (always "stream": true). Any thread.

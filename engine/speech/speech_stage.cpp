@@ -2,6 +2,8 @@
 // SpeechStage: the speech thread's loop, the recognizer's events (log, metrics, transcript mailbox) and barge-in.
 #include "engine/speech/speech_stage.h"
 
+#include "engine/privacy/log_mask.h"
+
 #include <time.h>
 
 #include <algorithm>
@@ -34,6 +36,10 @@ Result<std::unique_ptr<SpeechStage>> SpeechStage::create(InputMeter meter, std::
   s->chunk_.assign(kChunkSamples, 0);
   s->transcripts_ = std::move(box).value();
   s->metrics_ = std::make_unique<SpeechMetrics>();
+  if (log::level() >= log::Level::debug) {
+    auto pii = privacy::PiiClassifier::create();
+    if (pii) s->pii_ = std::move(*pii);  // without it, debug lines say only how many bytes were heard
+  }
   return s;
 }
 
@@ -103,14 +109,20 @@ void SpeechStage::onWake(uint64_t tMs) {
                  "microphone)%s", ull(tMs), ull(lag / 1000), speaking ? ": playback stopped, answer cancelled" : "");
 }
 
+std::string SpeechStage::maskedText(std::string_view text) const {
+  if (!pii_) return "[" + std::to_string(text.size()) + " bytes]";
+  return privacy::maskedForLog(*pii_, text);
+}
+
 void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
   bump(partials_);
   const uint64_t lag = lagUs();
   metrics_->partialLagUs.record(lag);
   // What the user says stays out of the log unless debugging (privacy): at info only that something was heard.
   if (log::level() >= log::Level::debug) {
-    SOTTO_LOG_DEBUG("speech", "partial", "partial at %llu ms of audio (%llu ms behind): \"%.*s\"", ull(tMs),
-                    ull(lag / 1000), static_cast<int>(text.size()), text.data());
+    const std::string shown = maskedText(text);
+    SOTTO_LOG_DEBUG("speech", "partial", "partial at %llu ms of audio (%llu ms behind): \"%s\"", ull(tMs),
+                    ull(lag / 1000), shown.c_str());
   } else {
     SOTTO_LOG_INFO("speech", "partial", "partial transcript at %llu ms of audio (%llu ms behind)", ull(tMs),
                    ull(lag / 1000));
@@ -146,10 +158,11 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
 
   const unsigned long long words = t.words.size();
   if (log::level() >= log::Level::debug) {
+    const std::string shown = maskedText(t.text);
     SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech, %llu words (%.*s "
                     "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs), words,
                     static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence),
-                    t.text.c_str());
+                    shown.c_str());
   } else {
     SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech, %llu "
                    "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs), words,

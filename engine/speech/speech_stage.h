@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/privacy/pii.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/pipeline/histogram.h"
@@ -92,10 +93,13 @@ class SpeechStage final : private ListenerEvents {
   void onWake(uint64_t tMs) override;
   void onPartial(std::string_view text, uint64_t tMs) override;
   void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) override;
+  std::string maskedText(std::string_view text) const;  // for debug log lines: PII spans become [TYPE]
   uint64_t lagUs() const noexcept;
 
   InputMeter meter_;
   std::unique_ptr<Listener> listener_;
+  // Debug logging of what was said masks personal data first (created only when the log level is debug).
+  std::unique_ptr<privacy::PiiClassifier> pii_;
   const AudioStage* audio_ = nullptr;
   pipeline::CancelToken* cancel_ = nullptr;
   uint32_t rateHz_ = 16000;
