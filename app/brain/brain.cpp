@@ -619,7 +619,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   ro.latency.priorMs = {config.budgetSimpleMs, config.budgetSimpleMs, config.budgetLocalMs, 0, 0};
   ro.supervisor = {router::Millis{config.budgetFirstTokenMs}, router::Millis{config.hardTimeoutMs}};
   ro.cloudConfigured = impl->cloud != nullptr && impl->audit != nullptr;
-  ro.logDecisions = false;  // the caller shows the line (sotto ask) or logs it (daemon)
+  ro.logDecisions = overrides.logDecisions;
   auto router = router::Router::create(ro);
   if (!router) return std::move(router).error();
   impl->router = std::move(*router);

@@ -25,6 +25,7 @@ struct BrainOverrides {
   std::optional<std::string> stateDir;   // timers, cache, keys, audit log
   std::string cataloguePath;             // intent catalogue; empty = the installed one
   unsigned maxAnswerTokens = 96;         // local model answers
+  bool logDecisions = true;              // one info log line per routing decision (sotto ask shows it itself)
 };
 
 // What one request did. `sent` holds exactly the bytes that left the device (the HTTP request body), if any.

@@ -83,6 +83,7 @@ class PrintSink final : public brain::AskSink {
 
 int cmdAsk(int argc, char** argv) {
   brain::BrainOverrides ov;
+  ov.logDecisions = false;  // the decision is printed as an event instead
   std::string configPath, text;
   bool asJson = false;
   for (int i = 1; i < argc; ++i) {
