@@ -40,9 +40,16 @@ std::vector<const MatKernels*> usableKernelSets() {
 // Per weight type, the best kernel set that has it, or null (the scalar reference dot products).
 struct KernelChoice {
   std::array<const MatKernels*, kWeightTypes.size()> byType{};
+  const MatKernels* attention = nullptr;  // the first set with an attention kernel, or null (scalar reference)
 
   KernelChoice() {
     const auto sets = usableKernelSets();
+    for (const MatKernels* k : sets) {
+      if (k->hasAttention()) {
+        attention = k;
+        break;
+      }
+    }
     for (size_t i = 0; i < kWeightTypes.size(); ++i) {
       for (const MatKernels* k : sets) {
         if (k->has(kWeightTypes[i])) {
@@ -189,8 +196,28 @@ class CpuBackend final : public ComputeBackend {
   }
   void doAttention(ThreadPool& pool, const AttentionArgs& a) override {
     const size_t per = compute::alignUp(a.kvLen, 16);
+    const MatKernels* k = kernels_.attention;
+    if (k == nullptr) {
+      pool.parallelFor(a.tokens * a.heads, 1, [&](size_t i0, size_t i1, unsigned thread) {
+        compute::ref::attentionHeads(a, i0, i1, a.scratch.data() + thread * per);
+      });
+      return;
+    }
+    compute::cpu::AttnTile t;
+    t.q = a.q;
+    t.qStride = a.qStride;
+    t.k = a.k;
+    t.v = a.v;
+    t.heads = a.heads;
+    t.kvHeads = a.kvHeads;
+    t.headDim = a.headDim;
+    t.capacity = a.capacity;
+    t.pos0 = a.pos0;
+    t.scale = a.scale;
+    t.out = a.out;
+    t.outStride = a.outStride;
     pool.parallelFor(a.tokens * a.heads, 1, [&](size_t i0, size_t i1, unsigned thread) {
-      compute::ref::attentionHeads(a, i0, i1, a.scratch.data() + thread * per);
+      k->attention(t, i0, i1, a.scratch.data() + thread * per);
     });
   }
 

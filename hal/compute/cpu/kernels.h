@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "sotto/hal/dtype.h"
 
@@ -23,11 +24,29 @@ struct MatTile {
   size_t yStride = 0;  // floats
 };
 
+// Query (token, head) pairs [i0, i1) of causal attention over an F16 KV cache (the fields of hal::AttentionArgs,
+// copied into a plain struct so no hal header is compiled with an ISA's flags).
+struct AttnTile {
+  const float* q = nullptr;
+  size_t qStride = 0;
+  const uint16_t* k = nullptr;
+  const uint16_t* v = nullptr;
+  size_t heads = 0, kvHeads = 0, headDim = 0, capacity = 0, pos0 = 0;
+  float scale = 1.0f;
+  float* out = nullptr;
+  size_t outStride = 0;
+};
+
 class MatKernels {
  public:
   virtual const char* isa() const = 0;
   virtual bool has(DType weight) const = 0;
   virtual void mulTile(DType weight, const MatTile& tile) const = 0;  // only for types has() accepts
+  // Attention in this ISA: float sums instead of the reference's doubles. `scores` holds the longest row.
+  virtual bool hasAttention() const { return false; }
+  virtual void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const {
+    (void)t, (void)i0, (void)i1, (void)scores;
+  }
 
  protected:
   MatKernels() = default;

@@ -281,6 +281,58 @@ float dotHalf(const uint16_t* w, const float* x, size_t n) {
   return sum;
 }
 
+// q · k for one key row: f32 query, F16 key widened by F16C.
+inline float dotF32F16(const float* q, const uint16_t* k, size_t n) {
+  __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+  size_t d = 0;
+  for (; d + 16 <= n; d += 16) {
+    a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + d), loadF16(k + d), a0);
+    a1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + d + 8), loadF16(k + d + 8), a1);
+  }
+  for (; d + 8 <= n; d += 8) a0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + d), loadF16(k + d), a0);
+  float sum = hsum(_mm256_add_ps(a0, a1));
+  for (; d < n; ++d) sum += q[d] * h2f(k[d]);
+  return sum;
+}
+
+void attentionAvx2(const AttnTile& a, size_t i0, size_t i1, float* scores) {
+  const size_t group = a.heads / a.kvHeads;
+  const size_t D = a.headDim;
+  for (size_t i = i0; i < i1; ++i) {
+    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
+    const float* q = a.q + t * a.qStride + h * D;
+    const uint16_t* kHead = a.k + kvh * a.capacity * D;
+    const uint16_t* vHead = a.v + kvh * a.capacity * D;
+    const size_t len = a.pos0 + t + 1;  // causal
+    float max = -__builtin_inff();
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = dotF32F16(q, kHead + j * D, D) * a.scale;
+      max = scores[j] > max ? scores[j] : max;
+    }
+    float sum = 0;
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = __builtin_expf(scores[j] - max);
+      sum += scores[j];
+    }
+    // Σ p_j v_j into the output row (rows of V are contiguous: stream them once).
+    float* out = a.out + t * a.outStride + h * D;
+    size_t d = 0;
+    for (; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_setzero_ps());
+    for (; d < D; ++d) out[d] = 0;
+    for (size_t j = 0; j < len; ++j) {
+      const __m256 p = _mm256_set1_ps(scores[j]);
+      const uint16_t* vr = vHead + j * D;
+      for (d = 0; d + 8 <= D; d += 8) {
+        _mm256_storeu_ps(out + d, _mm256_fmadd_ps(p, loadF16(vr + d), _mm256_loadu_ps(out + d)));
+      }
+      for (; d < D; ++d) out[d] += scores[j] * h2f(vr[d]);
+    }
+    const __m256 inv = _mm256_set1_ps(1.0f / sum);
+    for (d = 0; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_mul_ps(_mm256_loadu_ps(out + d), inv));
+    for (; d < D; ++d) out[d] /= sum;
+  }
+}
+
 template <typename WBlock, typename YBlock, float (*kDot)(const WBlock*, const YBlock*, size_t)>
 void tileLoop(const MatTile& t, size_t blockElems) {
   const size_t nb = t.k / blockElems;
@@ -303,6 +355,10 @@ class Avx2Kernels final : public MatKernels {
       default:
         return false;
     }
+  }
+  bool hasAttention() const override { return true; }
+  void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
+    attentionAvx2(t, i0, i1, scores);
   }
   void mulTile(DType t, const MatTile& tile) const override {
     switch (t) {

@@ -120,6 +120,53 @@ float dotMin(const Block* w, const BlockQ8_1* y, size_t nb) {
   return vaddvq_f32(acc) + mins;
 }
 
+inline float32x4_t loadF16x4(const uint16_t* p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+
+inline float dotF32F16(const float* q, const uint16_t* k, size_t n) {
+  float32x4_t a0 = vdupq_n_f32(0), a1 = vdupq_n_f32(0);
+  size_t d = 0;
+  for (; d + 8 <= n; d += 8) {
+    a0 = vfmaq_f32(a0, vld1q_f32(q + d), loadF16x4(k + d));
+    a1 = vfmaq_f32(a1, vld1q_f32(q + d + 4), loadF16x4(k + d + 4));
+  }
+  for (; d + 4 <= n; d += 4) a0 = vfmaq_f32(a0, vld1q_f32(q + d), loadF16x4(k + d));
+  float sum = vaddvq_f32(vaddq_f32(a0, a1));
+  for (; d < n; ++d) sum += q[d] * h2f(k[d]);
+  return sum;
+}
+
+void attentionNeon(const AttnTile& a, size_t i0, size_t i1, float* scores) {
+  const size_t group = a.heads / a.kvHeads;
+  const size_t D = a.headDim;
+  for (size_t i = i0; i < i1; ++i) {
+    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
+    const float* q = a.q + t * a.qStride + h * D;
+    const uint16_t* kHead = a.k + kvh * a.capacity * D;
+    const uint16_t* vHead = a.v + kvh * a.capacity * D;
+    const size_t len = a.pos0 + t + 1;  // causal
+    float max = -__builtin_inff();
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = dotF32F16(q, kHead + j * D, D) * a.scale;
+      max = scores[j] > max ? scores[j] : max;
+    }
+    float sum = 0;
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = __builtin_expf(scores[j] - max);
+      sum += scores[j];
+    }
+    float* out = a.out + t * a.outStride + h * D;
+    for (size_t d = 0; d < D; ++d) out[d] = 0;
+    for (size_t j = 0; j < len; ++j) {
+      const uint16_t* vr = vHead + j * D;
+      size_t d = 0;
+      for (; d + 4 <= D; d += 4) vst1q_f32(out + d, vfmaq_n_f32(vld1q_f32(out + d), loadF16x4(vr + d), scores[j]));
+      for (; d < D; ++d) out[d] += scores[j] * h2f(vr[d]);
+    }
+    const float inv = 1.0f / sum;
+    for (size_t d = 0; d < D; ++d) out[d] *= inv;
+  }
+}
+
 inline void scalesMins(const uint8_t* s, uint8_t* sc, uint8_t* mn) {
   for (int j = 0; j < 4; ++j) {
     sc[j] = s[j] & 63;
@@ -266,6 +313,10 @@ void tileLoop(const MatTile& t, size_t blockElems) {
 class SOTTO_NEON_SET final : public MatKernels {
  public:
   const char* isa() const override { return SOTTO_NEON_DOTPROD ? "neon-dotprod" : "neon"; }
+  bool hasAttention() const override { return true; }
+  void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
+    attentionNeon(t, i0, i1, scores);
+  }
   bool has(DType t) const override {
     switch (t) {
       case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0: case DType::Q4_1:
