@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/listener_config.h"
 #include "app/config/config.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
@@ -189,17 +190,7 @@ int cmdListen(int argc, char** argv) {
   }
   const config::Config& c = *loaded.config;
 
-  speech::ListenerConfig lc;
-  lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
-  lc.frontend.agc = c.agc;
-  lc.frontend.vadStartPercent = c.vadStartPercent;
-  lc.frontend.vadContinuePercent = c.vadContinuePercent;
-  lc.endpointSilenceMs = c.endpointSilenceMs;
-  lc.maxUtteranceMs = c.maxUtteranceMs;
-  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
-  lc.asr.acousticModel = c.asrAcousticModel;
-  lc.asr.dictionary = c.asrDictionary;
-  lc.asr.languageModel = c.asrLanguageModel;
+  speech::ListenerConfig lc = app::listenerConfigFrom(c);
   if (c.asrGrammar) {
     if (catalogue.empty()) {
       catalogue = exists(intents::kDefaultCataloguePath) ? intents::kDefaultCataloguePath

@@ -2,6 +2,8 @@
 // Pipeline wiring: config -> audio devices -> audio thread (SCHED_FIFO) -> capture ring -> speech thread.
 #include "app/sottod/pipeline.h"
 
+#include "app/common/listener_config.h"
+
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -27,17 +29,7 @@ constexpr uint32_t kMeterWindowMs = 100;
 // The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar. Loads the models
 // (blocks for a moment). An error means the daemon runs without recognition.
 Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c) {
-  speech::ListenerConfig lc;
-  lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
-  lc.frontend.agc = c.agc;
-  lc.frontend.vadStartPercent = c.vadStartPercent;
-  lc.frontend.vadContinuePercent = c.vadContinuePercent;
-  lc.endpointSilenceMs = c.endpointSilenceMs;
-  lc.maxUtteranceMs = c.maxUtteranceMs;
-  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
-  lc.asr.acousticModel = c.asrAcousticModel;
-  lc.asr.dictionary = c.asrDictionary;
-  lc.asr.languageModel = c.asrLanguageModel;
+  speech::ListenerConfig lc = app::listenerConfigFrom(c);
   if (c.asrGrammar) {
     struct stat st {};
     const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Speech benchmark helpers: manifests, WAV input, configuration, clocks and the run header.
+#include "app/common/listener_config.h"
 #include "bench/speech/speech_bench.h"
 
 #include <time.h>
@@ -88,19 +89,10 @@ Result<Setup> makeSetup(const SetupOptions& options) {
     return makeError(Errc::invalid_argument, msg);
   }
   const config::Config& c = *loaded.config;
-  // The mapping of app/sotto/cmd_listen.cpp (keep them in step).
+  // The mapping sottod and `sotto listen` use.
   Setup s;
+  s.listener = app::listenerConfigFrom(c);
   speech::ListenerConfig& lc = s.listener;
-  lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
-  lc.frontend.agc = c.agc;
-  lc.frontend.vadStartPercent = c.vadStartPercent;
-  lc.frontend.vadContinuePercent = c.vadContinuePercent;
-  lc.endpointSilenceMs = c.endpointSilenceMs;
-  lc.maxUtteranceMs = c.maxUtteranceMs;
-  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
-  lc.asr.acousticModel = c.asrAcousticModel;
-  lc.asr.dictionary = c.asrDictionary;
-  lc.asr.languageModel = c.asrLanguageModel;
   const std::string catalogue =
       options.catalogue.empty() ? std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml" : options.catalogue;
   if (c.asrGrammar) {
