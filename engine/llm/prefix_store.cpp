@@ -37,17 +37,23 @@ Layout layoutOf(Generator& g) {
   return Layout{p.nLayer, p.nHeadKv, p.headDim};
 }
 
+// resize + memcpy rather than vector::insert of raw ranges: GCC 12 at -O2 with sanitizers reports a false
+// -Wstringop-overflow inside insert(), which -Werror turns into a build failure.
+void appendBytes(std::vector<uint8_t>& out, const void* p, size_t n) {
+  const size_t at = out.size();
+  out.resize(at + n);
+  std::memcpy(out.data() + at, p, n);
+}
+
 template <typename T>
 void put(std::vector<uint8_t>& out, T v) {
-  uint8_t b[sizeof v];
-  std::memcpy(b, &v, sizeof v);
-  out.insert(out.end(), b, b + sizeof v);
+  appendBytes(out, &v, sizeof v);
 }
 
 void putName(std::vector<uint8_t>& out, const std::string& s) {
   uint8_t b[kNameBytes] = {};
   std::memcpy(b, s.data(), std::min(s.size(), kNameBytes));
-  out.insert(out.end(), b, b + kNameBytes);
+  appendBytes(out, b, kNameBytes);
 }
 
 template <typename T>
@@ -98,9 +104,9 @@ Status savePrefix(const std::string& path, const PrefixIdentity& identity, Gener
   const size_t headValues = nTokens * L.headDim;
   std::vector<uint8_t> out;
   out.reserve(kHeaderBytes + nTokens * 4 + size_t{L.layers} * 2 * L.kvHeads * headValues * 2 + kSumBytes);
-  out.insert(out.end(), kMagic, kMagic + sizeof kMagic);
+  appendBytes(out, kMagic, sizeof kMagic);
   put<uint32_t>(out, kVersion);
-  out.insert(out.end(), identity.modelSha256.begin(), identity.modelSha256.end());
+  appendBytes(out, identity.modelSha256.data(), identity.modelSha256.size());
   put<uint32_t>(out, identity.contextTokens);
   put<uint32_t>(out, L.layers);
   put<uint32_t>(out, L.kvHeads);
@@ -114,14 +120,13 @@ Status savePrefix(const std::string& path, const PrefixIdentity& identity, Gener
     const hal::KvCacheView v = kv.view(l);
     for (const uint16_t* base : {v.k, v.v}) {
       for (uint32_t h = 0; h < L.kvHeads; ++h) {
-        const auto* src = reinterpret_cast<const uint8_t*>(base + size_t{h} * v.capacity * L.headDim);
-        out.insert(out.end(), src, src + headValues * 2);
+        appendBytes(out, base + size_t{h} * v.capacity * L.headDim, headValues * 2);
       }
     }
   }
   uint8_t sum[kSumBytes];
   crypto_generichash(sum, sizeof sum, out.data(), out.size(), nullptr, 0);
-  out.insert(out.end(), sum, sum + sizeof sum);
+  appendBytes(out, sum, sizeof sum);
   return hal::writeFileAtomic(path, out, 0600);
 }
 
