@@ -10,6 +10,7 @@ bash toolchain/install-deps.sh
 presets=${SOTTO_PRESETS:-"host-debug host-asan host-tsan host-release aarch64-release host-fuzz"}
 jobs=$(nproc)
 summary=()
+failures=()
 total_pass=0; total_fail=0
 for p in $presets; do
   echo "==== $p: configure and build"
@@ -30,7 +31,20 @@ for p in $presets; do
   [ "$rc" != 0 ] && [ "$n_fail" = 0 ] && n_fail=1
   total_pass=$((total_pass + n_total - n_fail)); total_fail=$((total_fail + n_fail))
   summary+=("$p: $((n_total - n_fail)) passed, $n_fail failed ($(( $(date +%s) - start )) s)")
+  # CI shows only the tail of this output: name the failed tests and their assertion lines here.
+  if [ "$n_fail" != 0 ]; then
+    failures+=("-- $p:")
+    while IFS= read -r t; do failures+=("$t"); done < <(sed -n '/The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' || true)
+    last=build/$p/Testing/Temporary/LastTest.log
+    if [ -f "$last" ]; then
+      while IFS= read -r t; do failures+=("   $t"); done < <(grep -E 'Failure$|Failure |Expected|Actual:|Value of:|ThreadSanitizer|AddressSanitizer|runtime error' "$last" | head -n 40 || true)
+    fi
+  fi
 done
+if [ "${#failures[@]}" != 0 ]; then
+  echo "==== failed tests"
+  printf '%s\n' "${failures[@]}"
+fi
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
 echo "$total_pass passed, $total_fail failed"
