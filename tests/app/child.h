@@ -20,8 +20,18 @@
 
 namespace sotto::test {
 
-// Under qemu everything is slower; timeouts scale with it.
-inline int slowFactor() { return std::string(SOTTO_TEST_EMULATOR).empty() ? 1 : 10; }
+// Under qemu everything is slower, and sanitizers slow our binaries several-fold on a loaded CI
+// machine; timeouts that bound a property scale with it.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+inline constexpr int kSanitizerFactor = 3;
+#else
+inline constexpr int kSanitizerFactor = 1;
+#endif
+inline int slowFactor() { return (std::string(SOTTO_TEST_EMULATOR).empty() ? 1 : 10) * kSanitizerFactor; }
+
+// Start-up (model and acoustic-model loading) is not what these tests measure: wait generously,
+// it costs nothing when READY comes early.
+inline std::chrono::milliseconds readyTimeout() { return std::chrono::milliseconds(60000) * slowFactor(); }
 
 // Our binaries run through the emulator in cross builds; host tools (file, systemd-analyze) never do.
 inline std::vector<std::string> commandFor(const std::string& binary, const std::vector<std::string>& args,

@@ -28,7 +28,7 @@ TEST(DaemonAudio, ListensOnAnAlsaCaptureDevice) {
   auto args = d.baseArgs();
   args.insert(args.end(), {"--set", "audio.capture.backend=alsa", "--set", "audio.capture.device=sotto_capture"});
   d.start(args);
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("STATUS=listening on alsa:sotto_capture 16000 Hz"), std::string::npos) << ready;
   EXPECT_EQ(ready.find("DEGRADED"), std::string::npos) << ready;
@@ -42,7 +42,7 @@ TEST(DaemonAudio, MissingAlsaDeviceDegradesNamingIt) {
   auto args = d.baseArgs();
   args.insert(args.end(), {"--set", "audio.capture.backend=alsa", "--set", "audio.capture.device=sotto_missing_mic"});
   d.start(args);
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("not listening (no microphone)"), std::string::npos) << ready;
   EXPECT_NE(ready.find("DEGRADED"), std::string::npos) << ready;
@@ -73,7 +73,7 @@ TEST(DaemonAudio, ListensOnAWavFile) {
   auto args = d.baseArgs();
   args.insert(args.end(), {"--set", "audio.capture.backend=wav", "--set", "audio.capture.device=" + wav});
   d.start(args);
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("STATUS=listening on wav:" + wav + " 16000 Hz"), std::string::npos) << ready;
   d.signal(SIGTERM);

@@ -17,7 +17,7 @@ std::chrono::milliseconds scaled(std::chrono::milliseconds ms) { return ms * slo
 TEST(DaemonNotify, ReadyStatusThenCleanStopOnSigterm) {
   DaemonChild d;
   d.start(d.baseArgs());
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("STATUS=listening on null:default 16000 Hz"), std::string::npos) << ready;
   EXPECT_NE(ready.find("privacy private"), std::string::npos) << ready;
@@ -34,7 +34,7 @@ TEST(DaemonNotify, ReadyStatusThenCleanStopOnSigterm) {
 TEST(DaemonNotify, SigintAlsoStopsCleanly) {
   DaemonChild d;
   d.start(d.baseArgs());
-  ASSERT_FALSE(d.waitFor("READY=1", scaled(5000ms)).empty()) << d.stderrText();
+  ASSERT_FALSE(d.waitFor("READY=1", sotto::test::readyTimeout()).empty()) << d.stderrText();
   d.signal(SIGINT);
   EXPECT_EQ(d.wait(scaled(5000ms)), 0) << d.stderrText();
 }
@@ -42,7 +42,7 @@ TEST(DaemonNotify, SigintAlsoStopsCleanly) {
 TEST(DaemonNotify, WatchdogPingsWhileHealthy) {
   DaemonChild d;
   d.start(d.baseArgs(), 200000 * static_cast<uint64_t>(slowFactor()));  // WatchdogSec=0.2 s
-  ASSERT_FALSE(d.waitFor("READY=1", scaled(5000ms)).empty()) << d.stderrText();
+  ASSERT_FALSE(d.waitFor("READY=1", sotto::test::readyTimeout()).empty()) << d.stderrText();
   // systemd needs one ping per 200 ms; the daemon pings at twice that rate.
   int pings = d.count("WATCHDOG=1", scaled(1000ms));
   EXPECT_GE(pings, 5) << d.stderrText();
@@ -60,7 +60,7 @@ TEST_P(DaemonHungStage, StopsWatchdogPings) {
   args.insert(args.end(), {"--set", "watchdog.stall-ms=" + std::to_string(300 * f), "--fault",
                            "stall:" + stage + ":" + std::to_string(600 * f)});
   d.start(args, 200000 * static_cast<uint64_t>(f));
-  ASSERT_FALSE(d.waitFor("READY=1", scaled(5000ms)).empty()) << d.stderrText();
+  ASSERT_FALSE(d.waitFor("READY=1", sotto::test::readyTimeout()).empty()) << d.stderrText();
   EXPECT_GE(d.count("WATCHDOG=1", scaled(400ms)), 2);  // healthy before the fault
   std::string stalled = d.waitFor("STALLED", scaled(3000ms));
   ASSERT_FALSE(stalled.empty()) << d.stderrText();
@@ -80,7 +80,7 @@ TEST(DaemonNotify, MissingDeviceDegradesInsteadOfFailing) {
   auto args = d.baseArgs();
   args.insert(args.end(), {"--set", "audio.capture.device=hw:7,0"});
   d.start(args);
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("not listening (no microphone)"), std::string::npos) << ready;
   EXPECT_NE(ready.find("DEGRADED"), std::string::npos) << ready;
@@ -97,7 +97,7 @@ TEST(DaemonNotify, UnwritableStateDirectoryDegrades) {
     if (a.rfind("paths.state-dir=", 0) == 0) a = "paths.state-dir=/proc/sotto-cannot-exist";
   }
   d.start(args);
-  std::string ready = d.waitFor("READY=1", scaled(5000ms));
+  std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
   ASSERT_FALSE(ready.empty()) << d.stderrText();
   EXPECT_NE(ready.find("state directory unavailable"), std::string::npos) << ready;
   d.signal(SIGTERM);

@@ -41,7 +41,7 @@ class DaemonSpeech : public ::testing::Test {
     args.insert(args.end(), {"--set", "audio.capture.backend=wav", "--set", "audio.capture.device=" + dir_.file("mic.wav"),
                              "--set", "log.level=" + level});
     d.start(args);
-    const std::string ready = d.waitFor("READY=1", 20000ms * slowFactor());
+    const std::string ready = d.waitFor("READY=1", sotto::test::readyTimeout());
     EXPECT_FALSE(ready.empty()) << d.stderrText();
     EXPECT_EQ(ready.find("DEGRADED"), std::string::npos) << ready;
     const auto end = std::chrono::steady_clock::now() + 15000ms * slowFactor();
