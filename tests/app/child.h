@@ -27,7 +27,8 @@ inline constexpr int kSanitizerFactor = 3;
 #else
 inline constexpr int kSanitizerFactor = 1;
 #endif
-inline int slowFactor() { return (std::string(SOTTO_TEST_EMULATOR).empty() ? 1 : 10) * kSanitizerFactor; }
+inline bool underEmulator() { return !std::string(SOTTO_TEST_EMULATOR).empty(); }
+inline int slowFactor() { return (underEmulator() ? 10 : 1) * kSanitizerFactor; }
 
 // Start-up (model and acoustic-model loading) is not what these tests measure: wait generously,
 // it costs nothing when READY comes early.

@@ -23,7 +23,7 @@ class DaemonSpeech : public ::testing::Test {
     // The capture is paced like a microphone; under qemu-user pocketsphinx runs at about half real time, so the
     // capture ring would overflow (as it would on a device that slow): the recognition itself is covered there by
     // test_speech's closed loop and barge-in tests, which run as fast as the recognizer goes.
-    if (slowFactor() > 1) GTEST_SKIP() << "recognition is slower than real time under the emulator";
+    if (sotto::test::underEmulator()) GTEST_SKIP() << "recognition is slower than real time under the emulator";
     ASSERT_TRUE(dir_.ok());
     ASSERT_TRUE(silence(0.4, dir_.file("sil.wav")));
     ASSERT_TRUE(silence(1.0, dir_.file("tail.wav")));
