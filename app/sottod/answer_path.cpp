@@ -349,6 +349,11 @@ void AnswerPath::ttsMain() {
         if (stage && m.value == current && !failedOnce) st = stage->finish();
         if (stage && (stage->stats().cancelled || cancel_->cancelled())) {
           cancelledAnswers_.fetch_add(1, std::memory_order_relaxed);
+          SOTTO_LOG_INFO("tts", "cancelled", "answer %llu stopped after %.2f s of audio", ull(m.value),
+                         static_cast<double>(stage->stats().framesOut) / out.rateHz());
+        } else if (stage) {
+          SOTTO_LOG_INFO("tts", "spoken", "answer %llu: %llu phrases, %.2f s of audio", ull(m.value),
+                         ull(stage->stats().phrases), static_cast<double>(stage->stats().framesOut) / out.rateHz());
         }
         spoken_.fetch_add(1, std::memory_order_relaxed);
         ttsDone_.store(m.value, std::memory_order_release);
