@@ -322,8 +322,15 @@ void AnswerPath::ttsMain() {
   ttsState_.store(stage ? 1 : -1, std::memory_order_release);
   uint64_t current = 0;
   bool failedOnce = false;
-  auto beat = [this](bool idle) {
-    if (ttsBeat_ == nullptr || stallTts_.load(std::memory_order_relaxed)) return;
+  bool stallShown = false;
+  auto beat = [this, &stallShown](bool idle) {
+    if (ttsBeat_ == nullptr) return;
+    if (stallTts_.load(std::memory_order_relaxed)) {
+      // Injected hang: look busy once, then never beat again (an idle stage would not count as stalled).
+      if (!stallShown) ttsBeat_->beat();
+      stallShown = true;
+      return;
+    }
     idle ? ttsBeat_->markIdle() : ttsBeat_->beat();
   };
   while (!stop_->load(std::memory_order_acquire)) {
