@@ -30,6 +30,9 @@ sotto_sysroot_lib(tinyxml2 libtinyxml2.a)
 find_library(SOTTO_LIBCAP_A NAMES libcap.a REQUIRED)
 sotto_sysroot_lib(systemd libsystemd.a)
 set_property(TARGET sotto::systemd PROPERTY INTERFACE_LINK_LIBRARIES "${SOTTO_LIBCAP_A};pthread;rt")
+# libasound.a and libsystemd.a both define a global page_size(): libasound must come first on every link line, so
+# the linker never needs systemd's memory-util object (else: multiple definition, depending on the link order).
+set_property(TARGET sotto::alsa APPEND PROPERTY INTERFACE_LINK_LIBRARIES sotto::systemd)
 
 # libsodium: Debian ships the static archive.
 find_library(SOTTO_SODIUM_A NAMES libsodium.a REQUIRED)

@@ -2,6 +2,8 @@
 // Brain: classify, match, look up, decide, then answer from the handler, the cache, the local model or the cloud.
 #include "app/brain/brain.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -29,6 +31,10 @@
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
 #include "sotto/hal/keystore.h"
+
+#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
+#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
+#endif
 
 namespace sotto::brain {
 namespace {
@@ -124,6 +130,7 @@ struct Brain::Impl {
   intents::SystemClock clock;
   intents::SystemTimeZone zone;
   std::unique_ptr<intents::IntentHandlers> handlers;
+  std::vector<std::string> startAnnouncements;  // from handlers->start(), said by the first dueAnnouncements()
   intents::DeviceStatus device;
   std::optional<LocalModel> local;
   std::unique_ptr<router::Router> router;
@@ -538,6 +545,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
                                                                impl->clock, impl->zone);
     const intents::StartReport report = impl->handlers->start();
     for (const std::string& w : report.warnings) impl->warnings.push_back("intents: " + w);
+    for (const intents::Announcement& a : report.announcements) impl->startAnnouncements.push_back(a.speech);
   } else {
     impl->warnings.push_back("intents disabled: " + cat.error().message);
   }
@@ -633,5 +641,20 @@ Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipelin
 void Brain::setPrivacyMode(router::PrivacyMode mode) { impl_->mode = mode; }
 router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
+
+std::vector<std::string> Brain::dueAnnouncements() {
+  std::vector<std::string> out = std::move(impl_->startAnnouncements);
+  impl_->startAnnouncements.clear();
+  if (!impl_->handlers) return out;
+  const std::optional<std::int64_t> next = impl_->handlers->nextDeadlineMs();
+  if (!next || *next > impl_->clock.nowMs()) return out;
+  for (intents::Announcement& a : impl_->handlers->fireDue()) out.push_back(std::move(a.speech));
+  return out;
+}
+
+std::string defaultCataloguePath() {
+  if (::access(intents::kDefaultCataloguePath, R_OK) == 0) return intents::kDefaultCataloguePath;
+  return SOTTO_INTENTS_SOURCE_CATALOGUE;
+}
 
 }  // namespace sotto::brain

@@ -61,6 +61,11 @@ class AskSink {
 // Threads: create() and ask() on the brain thread (ask blocks until the answer is complete or cancelled); cancel
 // through the token from any thread. Parts that fail to load (model file, catalogue, cache file, key) are
 // reported by warnings() and the brain answers with what is left (e.g. intents only).
+// The intent catalogue a build should use: the installed one (/etc/sotto/intents.xml) when readable, else the
+// source tree's (developer builds before `cmake --install`), else "" (Brain::create then uses the installed path
+// and reports intents disabled). Any thread.
+std::string defaultCataloguePath();
+
 class Brain {
  public:
   static Result<std::unique_ptr<Brain>> create(const config::Config& config, const BrainOverrides& overrides);
@@ -75,6 +80,10 @@ class Brain {
   router::PrivacyMode privacyMode() const;
   // What could not be loaded at create(), one line each.
   const std::vector<std::string>& warnings() const;
+  // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and
+  // alarms that went off (the handlers' fireDue) and, on the first call, what happened while the device was off.
+  // Empty when nothing is due (cheap: one clock read).
+  std::vector<std::string> dueAnnouncements();
 
   struct Impl;
 

@@ -165,10 +165,7 @@ int cmdAsk(int argc, char** argv) {
     }
     cfg = *lr.config;
   }
-  if (ov.cataloguePath.empty() && ::access(intents::kDefaultCataloguePath, R_OK) != 0 &&
-      *SOTTO_INTENTS_SOURCE_CATALOGUE != '\0') {
-    ov.cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;  // a developer build before `cmake --install`
-  }
+  if (ov.cataloguePath.empty()) ov.cataloguePath = brain::defaultCataloguePath();
   auto b = brain::Brain::create(cfg, ov);
   if (!b) {
     std::fprintf(stderr, "sotto ask: %s\n", b.error().message.c_str());

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/common/tts_config.h"
 #include "app/config/config.h"
 #include "app/sotto/commands.h"
 #include "engine/pipeline/health.h"
@@ -137,12 +138,9 @@ int cmdSay(int argc, char** argv) {
     return 2;
   }
   const config::Config& c = *loaded.config;
-  speech::TtsOptions opts;
-  opts.engine = engine.empty() ? c.ttsEngine : engine;
-  opts.voice = voice.empty() ? c.ttsVoice : voice;
-  opts.ratePercent = c.ttsRatePercent;
-  opts.volumePercent = c.ttsVolumePercent;
-  opts.espeakDataDir = c.ttsEspeakData;
+  speech::TtsOptions opts = app::ttsOptionsFrom(c);
+  if (!engine.empty()) opts.engine = engine;
+  if (!voice.empty()) opts.voice = voice;
   if (listVoices) {
     const auto voices = speech::ttsVoices(opts.engine);
     if (voices.empty()) {

@@ -200,6 +200,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
   notifier.stopping("stopping");
   pipe->stop();
   pipe->logSpeechMetrics();
+  pipe->logAnswerMetrics();
   close(sfd);
   SOTTO_LOG_NOTICE("daemon", "stopped", "sottod stopped cleanly");
   return exitCode;

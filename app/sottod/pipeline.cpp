@@ -119,6 +119,17 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
     if (!sbeat) return std::move(sbeat).error();
     p->speechBeat_ = *sbeat;
   }
+  // The answer path: brain thread (not watched: Brain::ask is bounded by the router's own timeouts and token
+  // limits, and a slow cloud must not look like a hang) and TTS thread (beats per chunk written).
+  pipeline::Heartbeat* ttsBeat = nullptr;
+  if (p->audio_->hasPlayback()) {
+    auto tbeat = p->health_.addStage("tts");
+    if (!tbeat) return std::move(tbeat).error();
+    ttsBeat = *tbeat;
+  }
+  auto answers = AnswerPath::create(cfg, p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
+  if (!answers) return std::move(answers).error();
+  p->answers_ = std::move(answers).value();
   return p;
 }
 
@@ -151,12 +162,19 @@ Status Pipeline::start() {
   }
   audioThread_ = std::move(t).value();
   started_ = true;
+  if (answers_) {
+    if (Status st = answers_->start(stop_); !st) {
+      degradations_.push_back("no answers: " + st.error().message);
+      SOTTO_LOG_ERROR("answer", "start-failed", "cannot start the brain and TTS threads: %s", st.error().message.c_str());
+    }
+  }
   return {};
 }
 
 void Pipeline::stop() {
   if (!started_) return;
   stop_.store(true, std::memory_order_release);
+  if (answers_) answers_->stop();  // cancels the answer in progress; nothing waits for the audio thread
   audioThread_.join();
   speechThread_.join();
   audio_->stopDevices();
@@ -173,6 +191,10 @@ bool Pipeline::injectStall(std::string_view stage) {
   auto msg = pipeline::Message::make(static_cast<uint32_t>(speech::AudioCommand::stall));
   if (stage == "audio" && audio_) return audio_->commands().post(msg);
   if (stage == "speech" && speech_) return speech_->commands().post(msg);
+  if (stage == "tts" && answers_ && answers_->counters().speaking) {
+    answers_->stallTts();
+    return true;
+  }
   return false;
 }
 
@@ -211,6 +233,12 @@ std::string Pipeline::statusLine() const {
       s += buf;
     }
   }
+  if (answers_) {
+    const AnswerCounters ac = answers_->counters();
+    std::snprintf(buf, sizeof buf, "; %llu answers, %llu spoken", static_cast<unsigned long long>(ac.answered),
+                  static_cast<unsigned long long>(ac.spoken));
+    s += buf;
+  }
   if (audio_ && audio_->counters().captureEnded) s += "; capture stream ended";
   if (!degradations_.empty()) s += "; DEGRADED";
   return s;
@@ -231,6 +259,14 @@ void Pipeline::logSpeechMetrics() const {
                  static_cast<unsigned long long>(c.finals), static_cast<unsigned long long>(c.bargeIns),
                  static_cast<unsigned long long>(c.transcriptsDropped), ms(partial.p50), ms(partial.p95),
                  ms(final.p50), ms(final.p95), ms(endpoint.p50), ms(endpoint.p95));
+}
+
+}  // namespace sotto::app
+
+namespace sotto::app {
+
+void Pipeline::logAnswerMetrics() const {
+  if (answers_) answers_->logMetrics();
 }
 
 }  // namespace sotto::app

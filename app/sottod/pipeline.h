@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/config/config.h"
+#include "app/sottod/answer_path.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/speech/audio_stage.h"
@@ -38,7 +39,7 @@ class Pipeline {
   // One line for systemd's STATUS= and the log.
   std::string statusLine() const;
   const std::vector<std::string>& degradations() const { return degradations_; }
-  // Names of the stages that run threads ("audio", "speech").
+  // Names of the stages that run threads under the watchdog ("audio", "speech", "tts").
   std::vector<std::string> stageNames() const;
   // Fault injection (tests): the named stage stops beating until shutdown. False for an unknown stage.
   bool injectStall(std::string_view stage);
@@ -53,6 +54,10 @@ class Pipeline {
   pipeline::CancelToken& answerCancel() { return answerCancel_; }
   // Control thread: logs the speech metrics (event counts, lag and endpoint histograms) as one line.
   void logSpeechMetrics() const;
+  // The brain and TTS threads (answers to transcripts, announcements); null when no audio device opened.
+  const AnswerPath* answers() const { return answers_.get(); }
+  // Control thread: logs the answer metrics (counts, endpoint to first audio) as one line.
+  void logAnswerMetrics() const;
 
  private:
   Pipeline() = default;
@@ -61,6 +66,7 @@ class Pipeline {
   pipeline::CancelToken answerCancel_;  // before the stages that borrow it
   std::unique_ptr<speech::AudioStage> audio_;
   std::unique_ptr<speech::SpeechStage> speech_;
+  std::unique_ptr<AnswerPath> answers_;  // after the stages it borrows
   pipeline::Heartbeat* audioBeat_ = nullptr;
   pipeline::Heartbeat* speechBeat_ = nullptr;
   std::atomic<bool> stop_{false};

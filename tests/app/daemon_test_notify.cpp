@@ -73,7 +73,7 @@ TEST_P(DaemonHungStage, StopsWatchdogPings) {
   EXPECT_EQ(d.wait(scaled(5000ms)), 0) << d.stderrText();
 }
 
-INSTANTIATE_TEST_SUITE_P(Stages, DaemonHungStage, testing::Values("audio", "speech"));
+INSTANTIATE_TEST_SUITE_P(Stages, DaemonHungStage, testing::Values("audio", "speech", "tts"));
 
 TEST(DaemonNotify, MissingDeviceDegradesInsteadOfFailing) {
   DaemonChild d;

@@ -22,6 +22,7 @@ sotto::config::Config nullConfig() {
   c.playback = {"null", "default", 48000, 10, 4};
   c.audioPriority = 0;  // no warning noise in tests
   c.asrLanguageModel.clear();  // recognition with the command grammar only: loads in a fraction of the time
+  c.stateDir = ::testing::TempDir() + "sotto-pipeline-state";  // the brain's timers, cache and device key
   return c;
 }
 }  // namespace
@@ -31,7 +32,7 @@ TEST(PipelineRun, FramesFlowAndStagesStayHealthy) {
   ASSERT_TRUE(p.ok()) << p.error().message;
   auto& pipe = **p;
   EXPECT_TRUE(pipe.degradations().empty());
-  EXPECT_EQ(pipe.stageNames(), (std::vector<std::string>{"audio", "speech"}));
+  EXPECT_EQ(pipe.stageNames(), (std::vector<std::string>{"audio", "speech", "tts"}));
   ASSERT_TRUE(pipe.start().ok());
   std::this_thread::sleep_for(500ms);
   auto c = pipe.audio()->counters();

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+// Answer path: transcripts -> Brain::ask -> text mailbox -> TtsStage -> playback ring; cancel token handover.
+#include "app/sottod/answer_path.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "app/brain/brain.h"
+#include "app/common/tts_config.h"
+#include "sotto/hal/log.h"
+
+namespace sotto::app {
+namespace {
+
+// Brain -> TTS thread messages (pipeline::Message::type). value = answer id.
+enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3 };
+
+constexpr size_t kTextSlots = 256;            // 256 x 47 bytes of answer text in flight
+constexpr long kIdlePollNs = 2'000'000;       // how often an idle brain/TTS thread looks for work
+constexpr uint64_t kDrainWaitNs = 100'000'000;  // a cancelled answer leaves the playback ring within this
+
+void sleepNs(long ns) {
+  timespec ts{0, ns};
+  nanosleep(&ts, nullptr);
+}
+
+uint64_t nowNs() { return pipeline::monotonicNowNs(); }
+double ms(uint64_t us) { return static_cast<double>(us) / 1000.0; }
+unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+
+}  // namespace
+
+// Set by the brain thread before it posts an answer's `begin`; read by the TTS thread after it took that message
+// (the mailbox's release/acquire orders them). The brain writes it again only after the TTS thread reported the
+// previous answer done.
+struct AnswerStart {
+  uint64_t id = 0;
+  bool timed = false;          // a request from the microphone (else an announcement: no latency figures)
+  uint64_t endpointMs = 0;     // audio time of the request's endpoint
+  uint32_t endpointDelayMs = 0;
+  uint64_t takenNs = 0;        // monotonic time the brain took the transcript
+};
+
+// The TTS thread's output: the audio thread's playback ring, with the thread's heartbeat on every chunk and the
+// first-audio latency of each answer.
+class AnswerPath::QueueOutput final : public speech::PcmOutput {
+ public:
+  QueueOutput(AnswerPath& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
+      : path_(path), ring_(ring), out_(ring, rateHz) {}
+  void arm(const AnswerStart& start) {
+    start_ = start;
+    first_ = true;
+  }
+  bool write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) override {
+    if (path_.ttsBeat_ != nullptr && !path_.stallTts_.load(std::memory_order_relaxed)) path_.ttsBeat_->beat();
+    if (first_ && start_.timed && !frames.empty()) {
+      first_ = false;
+      // Audio time now (capture position) plus what is still queued ahead of this sample for the speaker.
+      const uint64_t capturedMs = path_.audio_->counters().capturedFrames * 1000 / captureRate();
+      const uint64_t queuedUs = static_cast<uint64_t>(ring_.size()) * 1000000u / out_.rateHz();
+      const uint64_t endpointUs = capturedMs > start_.endpointMs ? (capturedMs - start_.endpointMs) * 1000 : 0;
+      path_.metrics_->endpointToAudioUs.record(endpointUs + queuedUs);
+      path_.metrics_->speechEndToAudioUs.record(endpointUs + queuedUs + uint64_t{start_.endpointDelayMs} * 1000);
+      path_.metrics_->transcriptToAudioUs.record((nowNs() - start_.takenNs) / 1000);
+      SOTTO_LOG_INFO("answer", "first-audio",
+                     "answer %llu: first audio %.0f ms after the endpoint (%.0f ms after the end of speech), %.1f ms "
+                     "after the transcript",
+                     ull(start_.id), ms(endpointUs + queuedUs),
+                     ms(endpointUs + queuedUs + uint64_t{start_.endpointDelayMs} * 1000),
+                     ms((nowNs() - start_.takenNs) / 1000));
+    }
+    return out_.write(frames, cancel);
+  }
+  uint32_t rateHz() const override { return out_.rateHz(); }
+
+ private:
+  uint64_t captureRate() const {
+    const auto* src = path_.audio_->source();
+    return src != nullptr && src->format().rateHz != 0 ? src->format().rateHz : 16000;
+  }
+  AnswerPath& path_;
+  pipeline::SpscRing<int16_t>& ring_;
+  speech::RingOutput out_;
+  AnswerStart start_;
+  bool first_ = false;
+};
+
+// The brain's answer events, forwarded to the TTS thread as text messages.
+class AnswerPath::TtsFeed final : public brain::AskSink {
+ public:
+  TtsFeed(AnswerPath& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
+  void onFiller(std::string_view text) override {
+    send(text);
+    send(" ");
+  }
+  void onText(std::string_view piece) override {
+    if (piece.empty()) return;
+    if (!firstTextNs) firstTextNs = nowNs();
+    send(piece);
+  }
+  void onWarning(std::string_view message) override {
+    SOTTO_LOG_WARN("brain", "warning", "%.*s", static_cast<int>(message.size()), message.data());
+  }
+  uint64_t firstTextNs = 0;
+
+ private:
+  void send(std::string_view text) {
+    if (!speak_) return;
+    while (!text.empty()) {
+      if (path_.cancel_->cancelled()) return;  // the TTS thread drops it anyway; spare the mailbox
+      const size_t n = std::min(text.size(), pipeline::Message::kTextSize - 1);  // the chunker rejoins UTF-8
+      if (!path_.post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::text), 0, id_, text.substr(0, n)))) {
+        path_.textDropped_.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+      text.remove_prefix(n);
+    }
+  }
+  AnswerPath& path_;
+  uint64_t id_;
+  bool speak_;
+};
+
+Result<std::unique_ptr<AnswerPath>> AnswerPath::create(const config::Config& cfg, speech::SpeechStage* speech,
+                                                       speech::AudioStage* audio, pipeline::CancelToken& cancel,
+                                                       pipeline::Heartbeat* ttsBeat) {
+  std::unique_ptr<AnswerPath> p(new AnswerPath());
+  p->cfg_ = cfg;
+  p->speech_ = speech;
+  p->audio_ = audio != nullptr && audio->hasPlayback() ? audio : nullptr;
+  p->cancel_ = &cancel;
+  p->ttsBeat_ = ttsBeat;
+  auto box = pipeline::SpscMailbox<pipeline::Message>::create(kTextSlots);
+  if (!box) return std::move(box).error();
+  p->toTts_ = std::move(box).value();
+  p->metrics_ = std::make_unique<AnswerMetrics>();
+  p->start_ = std::make_unique<AnswerStart>();
+  return p;
+}
+
+AnswerPath::~AnswerPath() { stop(); }
+
+Status AnswerPath::start(const std::atomic<bool>& stop) {
+  if (started_) return {};
+  stop_ = &stop;
+  if (audio_ != nullptr) {
+    auto t = hal::RtThread::start(hal::ThreadOptions{"sotto-tts", {}, 0}, [this] { ttsMain(); });
+    if (!t) return std::move(t).error();
+    ttsThread_ = std::move(t).value();
+  } else {
+    ttsState_.store(-1, std::memory_order_release);
+    SOTTO_LOG_WARN("answer", "not-speaking", "no speaker: answers are computed and logged, not spoken");
+  }
+  auto t = hal::RtThread::start(hal::ThreadOptions{"sotto-brain", {}, 0}, [this] { brainMain(); });
+  if (!t) {
+    cancel_->cancel();
+    ttsThread_.join();
+    return std::move(t).error();
+  }
+  brainThread_ = std::move(t).value();
+  started_ = true;
+  return {};
+}
+
+void AnswerPath::stop() {
+  if (!started_) return;
+  cancel_->cancel();  // the model, the cloud stream and the TTS return within a token / chunk
+  brainThread_.join();
+  ttsThread_.join();
+  started_ = false;
+}
+
+AnswerCounters AnswerPath::counters() const noexcept {
+  AnswerCounters c;
+  c.requests = requests_.load(std::memory_order_relaxed);
+  c.answered = answered_.load(std::memory_order_relaxed);
+  c.failed = failed_.load(std::memory_order_relaxed);
+  c.announcements = announcements_.load(std::memory_order_relaxed);
+  c.superseded = superseded_.load(std::memory_order_relaxed);
+  c.spoken = spoken_.load(std::memory_order_relaxed);
+  c.cancelled = cancelledAnswers_.load(std::memory_order_relaxed);
+  c.textDropped = textDropped_.load(std::memory_order_relaxed);
+  c.brainReady = brainReady_.load(std::memory_order_relaxed);
+  c.speaking = ttsState_.load(std::memory_order_relaxed) == 1;
+  return c;
+}
+
+void AnswerPath::logMetrics() const {
+  const AnswerCounters c = counters();
+  const auto e = metrics_->endpointToAudioUs.snapshot().summary();
+  const auto s = metrics_->speechEndToAudioUs.snapshot().summary();
+  const auto t = metrics_->transcriptToTextUs.snapshot().summary();
+  SOTTO_LOG_INFO("answer", "metrics",
+                 "%llu requests, %llu answered, %llu failed, %llu announcements, %llu spoken, %llu cancelled, %llu "
+                 "superseded; endpoint to first audio p50 %.0f p95 %.0f ms (n=%llu); end of speech to first audio "
+                 "p50 %.0f p95 %.0f ms; transcript to first text p50 %.1f p95 %.1f ms",
+                 ull(c.requests), ull(c.answered), ull(c.failed), ull(c.announcements), ull(c.spoken),
+                 ull(c.cancelled), ull(c.superseded), ms(e.p50), ms(e.p95), ull(e.count), ms(s.p50), ms(s.p95),
+                 ms(t.p50), ms(t.p95));
+}
+
+bool AnswerPath::post(const pipeline::Message& m) {
+  while (!toTts_.tryPost(m)) {
+    if (stop_->load(std::memory_order_acquire)) return false;
+    sleepNs(1'000'000);  // the TTS thread is speaking: it frees a slot per phrase
+  }
+  return true;
+}
+
+bool AnswerPath::prepareAnswer() {
+  if (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
+    // Still speaking the previous answer: a new request supersedes it (a barge-in has already cancelled it).
+    if (!cancel_->cancelled()) superseded_.fetch_add(1, std::memory_order_relaxed);
+    cancel_->cancel();
+    while (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
+      if (stop_->load(std::memory_order_acquire)) return false;
+      sleepNs(1'000'000);
+    }
+  }
+  if (cancel_->cancelled() && audio_ != nullptr) {
+    // The audio thread drops a cancelled answer's queued audio once a period; it must see the token set until
+    // the ring is empty, or the old answer's tail would play after the reset.
+    const uint64_t until = nowNs() + kDrainWaitNs;
+    while (audio_->playbackRing().size() > 0 && nowNs() < until) sleepNs(1'000'000);
+  }
+  cancel_->reset();
+  return !stop_->load(std::memory_order_acquire);
+}
+
+void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text) {
+  const uint64_t takenNs = nowNs();
+  if (!prepareAnswer()) return;
+  const bool speak = ttsState_.load(std::memory_order_acquire) >= 0;
+  const uint64_t id = lastPosted_ + 1;
+  if (speak) {
+    *start_ = AnswerStart{id, request != nullptr, request != nullptr ? request->tMs : 0,
+                          request != nullptr ? request->endpointDelayMs : 0, takenNs};
+    if (!post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::begin), 0, id))) return;
+    lastPosted_ = id;
+  }
+  TtsFeed feed(*this, id, speak);
+  if (request == nullptr) {
+    announcements_.fetch_add(1, std::memory_order_relaxed);
+    feed.onText(text);
+    SOTTO_LOG_INFO("answer", "announcement", "answer %llu: announcement (%zu bytes)", ull(id), text.size());
+  } else if (brain == nullptr) {
+    failed_.fetch_add(1, std::memory_order_relaxed);
+    SOTTO_LOG_WARN("answer", "no-brain", "request %llu not answered: the brain is unavailable", ull(request->sequence));
+  } else {
+    auto r = brain->ask(text, feed, cancel_);
+    if (!r) {
+      failed_.fetch_add(1, std::memory_order_relaxed);
+      SOTTO_LOG_ERROR("answer", "failed", "request %llu: %s", ull(request->sequence), r.error().message.c_str());
+    } else {
+      answered_.fetch_add(1, std::memory_order_relaxed);
+      const double textMs = feed.firstTextNs != 0 ? static_cast<double>(feed.firstTextNs - takenNs) / 1e6 : -1.0;
+      if (feed.firstTextNs != 0) metrics_->transcriptToTextUs.record((feed.firstTextNs - takenNs) / 1000);
+      // The answer's words stay out of the log (they may repeat personal data): route, size and timing only.
+      SOTTO_LOG_INFO("answer", "answered",
+                     "request %llu: route=%s reason=%s, %zu bytes of answer, first text %.1f ms after the "
+                     "transcript%s%s%s",
+                     ull(request->sequence), router::routeName(r->route), router::reasonName(r->reason),
+                     r->answer.size(), textMs, r->filler ? ", filler spoken" : "", r->fellBack ? ", fell back" : "",
+                     cancel_->cancelled() ? ", cancelled" : "");
+    }
+  }
+  if (speak && !post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::end), 0, id))) {
+    textDropped_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void AnswerPath::brainMain() {
+  brain::BrainOverrides ov;
+  ov.cataloguePath = brain::defaultCataloguePath();
+  ov.logDecisions = true;  // the router's decision line (route=..., reason=...) for every request
+  std::unique_ptr<brain::Brain> brain;
+  if (auto b = brain::Brain::create(cfg_, ov)) {
+    brain = std::move(b).value();
+    brainReady_.store(true, std::memory_order_relaxed);
+    for (const std::string& w : brain->warnings()) SOTTO_LOG_WARN("brain", "degraded", "%s", w.c_str());
+    SOTTO_LOG_INFO("brain", "ready", "answering requests%s",
+                   brain->warnings().empty() ? "" : " with what loaded (see the warnings above)");
+  } else {
+    SOTTO_LOG_ERROR("brain", "unavailable", "cannot answer requests: %s", b.error().message.c_str());
+  }
+  uint64_t nextTimerCheckNs = 0;
+  while (!stop_->load(std::memory_order_acquire)) {
+    speech::TranscriptMessage t;
+    if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
+      requests_.fetch_add(1, std::memory_order_relaxed);
+      answer(brain.get(), &t, t.textView());
+      continue;
+    }
+    // Timers and alarms wait until the current answer has been said; then they are said like an answer.
+    const uint64_t now = nowNs();
+    if (brain && now >= nextTimerCheckNs && ttsDone_.load(std::memory_order_acquire) >= lastPosted_) {
+      nextTimerCheckNs = now + 50'000'000;
+      for (const std::string& a : brain->dueAnnouncements()) answer(brain.get(), nullptr, a);
+      continue;
+    }
+    sleepNs(kIdlePollNs);
+  }
+}
+
+void AnswerPath::ttsMain() {
+  QueueOutput out(*this, audio_->playbackRing(), audio_->sink()->format().rateHz);
+  std::unique_ptr<speech::TtsStage> stage;
+  const speech::TtsOptions opts = ttsOptionsFrom(cfg_);
+  auto engine = speech::createTts(opts);
+  if (engine) {
+    auto s = speech::TtsStage::create(std::move(engine).value(), out);
+    if (s) {
+      stage = std::move(s).value();
+    } else {
+      SOTTO_LOG_ERROR("tts", "unavailable", "answers will not be spoken: %s", s.error().message.c_str());
+    }
+  } else {
+    SOTTO_LOG_ERROR("tts", "unavailable", "answers will not be spoken: %s", engine.error().message.c_str());
+  }
+  ttsState_.store(stage ? 1 : -1, std::memory_order_release);
+  uint64_t current = 0;
+  bool failedOnce = false;
+  bool stallShown = false;
+  auto beat = [this, &stallShown](bool idle) {
+    if (ttsBeat_ == nullptr) return;
+    if (stallTts_.load(std::memory_order_relaxed)) {
+      // Injected hang: look busy once, then never beat again (an idle stage would not count as stalled).
+      if (!stallShown) ttsBeat_->beat();
+      stallShown = true;
+      return;
+    }
+    idle ? ttsBeat_->markIdle() : ttsBeat_->beat();
+  };
+  while (!stop_->load(std::memory_order_acquire)) {
+    pipeline::Message m;
+    if (!toTts_.tryReceive(m)) {
+      beat(current == 0);  // between answers there is no time bound; inside one the brain may be slow
+      sleepNs(kIdlePollNs);
+      continue;
+    }
+    beat(false);
+    Status st;
+    switch (static_cast<TtsMsg>(m.type)) {
+      case TtsMsg::begin:
+        current = m.value;
+        failedOnce = false;
+        out.arm(*start_);
+        if (stage) stage->begin(*cancel_);
+        break;
+      case TtsMsg::text:
+        if (stage && m.value == current && !failedOnce) st = stage->feed(m.textView());
+        break;
+      case TtsMsg::end:
+        if (stage && m.value == current && !failedOnce) st = stage->finish();
+        if (stage && (stage->stats().cancelled || cancel_->cancelled())) {
+          cancelledAnswers_.fetch_add(1, std::memory_order_relaxed);
+          SOTTO_LOG_INFO("tts", "cancelled", "answer %llu stopped after %.2f s of audio", ull(m.value),
+                         static_cast<double>(stage->stats().framesOut) / out.rateHz());
+        } else if (stage) {
+          SOTTO_LOG_INFO("tts", "spoken", "answer %llu: %llu phrases, %.2f s of audio", ull(m.value),
+                         ull(stage->stats().phrases), static_cast<double>(stage->stats().framesOut) / out.rateHz());
+        }
+        spoken_.fetch_add(1, std::memory_order_relaxed);
+        ttsDone_.store(m.value, std::memory_order_release);
+        current = 0;
+        break;
+    }
+    if (!st) {
+      failedOnce = true;  // the rest of this answer is skipped; the next one starts afresh
+      SOTTO_LOG_ERROR("tts", "failed", "answer %llu: %s", ull(current), st.error().message.c_str());
+    }
+  }
+  // Shutdown: whatever was queued is dropped; tell a brain thread waiting for us that we are done.
+  ttsDone_.store(UINT64_MAX, std::memory_order_release);
+}
+
+}  // namespace sotto::app

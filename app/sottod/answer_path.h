@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The speaker's answer path in sottod: brain thread (transcript -> Brain) and TTS thread (answer text -> speaker).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "app/config/config.h"
+#include "engine/pipeline/cancel_token.h"
+#include "engine/pipeline/health.h"
+#include "engine/pipeline/histogram.h"
+#include "engine/pipeline/mailbox.h"
+#include "engine/speech/audio_stage.h"
+#include "engine/speech/speech_stage.h"
+#include "engine/speech/tts_stage.h"
+#include "sotto/hal/rt.h"
+
+namespace sotto::brain {
+class Brain;
+}
+
+namespace sotto::app {
+
+struct AnswerStart;
+
+struct AnswerCounters {
+  uint64_t requests = 0;      // transcripts taken from the speech stage
+  uint64_t answered = 0;      // requests the brain answered (any route, cancelled ones included)
+  uint64_t failed = 0;        // requests the brain returned an error for
+  uint64_t announcements = 0; // timers/alarms said without a request
+  uint64_t superseded = 0;    // answers cancelled because a new request came before they were spoken
+  uint64_t spoken = 0;        // answers the TTS thread finished (or stopped on a cancel)
+  uint64_t cancelled = 0;     // of those, stopped by the cancel token (barge-in, superseded, shutdown)
+  uint64_t textDropped = 0;   // answer text that could not reach the TTS thread (shutdown)
+  bool brainReady = false;    // the Brain was built (maybe degraded); false: no answers at all
+  bool speaking = false;      // a TTS engine and a speaker exist
+};
+
+// Latencies in microseconds. "Endpoint to audio" is in audio time: from the endpoint of the request (the
+// recognizer's clock) to the capture position when the first answer sample entered the playback ring, plus what
+// was queued ahead of it; "end of speech to audio" adds the endpointer's trailing-silence delay.
+struct AnswerMetrics {
+  pipeline::Histogram endpointToAudioUs;
+  pipeline::Histogram speechEndToAudioUs;
+  pipeline::Histogram transcriptToAudioUs;  // wall clock: the brain took the transcript -> first sample queued
+  pipeline::Histogram transcriptToTextUs;   // wall clock: the brain took the transcript -> first answer text
+};
+
+// Threads: create(), start(), stop(), counters(), logMetrics(), stallTts() on the control thread; the two
+// threads it starts are its own. Neither thread is real time: the brain blocks in Brain::ask (model, cloud), the
+// TTS thread in synthesis and while the playback ring is full. The audio thread is never waited for.
+class AnswerPath {
+ public:
+  // speech (may be null: nothing to answer but announcements), audio (may be null or without a speaker: answers
+  // are computed and logged, not spoken), cancel: the pipeline's answer token (barge-in cancels it; this class
+  // resets it before each answer). ttsBeat: the TTS thread's watchdog heartbeat (may be null). All borrowed.
+  // Reserves the text mailbox; the Brain and the TTS engine are built on their threads at start (model loading
+  // does not delay READY), and what fails there degrades with one log line each.
+  static Result<std::unique_ptr<AnswerPath>> create(const config::Config& cfg, speech::SpeechStage* speech,
+                                                    speech::AudioStage* audio, pipeline::CancelToken& cancel,
+                                                    pipeline::Heartbeat* ttsBeat);
+  ~AnswerPath();
+
+  Status start(const std::atomic<bool>& stop);
+  // Cancels the answer in progress and joins both threads. The caller has set the stop flag. Idempotent.
+  void stop();
+
+  AnswerCounters counters() const noexcept;
+  const AnswerMetrics& metrics() const noexcept { return *metrics_; }
+  void logMetrics() const;
+  // Fault injection (tests): the TTS thread stops beating until shutdown.
+  void stallTts() noexcept { stallTts_.store(true, std::memory_order_relaxed); }
+
+ private:
+  AnswerPath() = default;
+  void brainMain();
+  void ttsMain();
+  class TtsFeed;
+  class QueueOutput;
+
+  // Brain thread: cancel what is still being spoken, wait until the TTS thread let go of it and the audio thread
+  // dropped it, then reset the token. False on shutdown.
+  bool prepareAnswer();
+  // Brain thread: one answer (request text or announcement) through the brain (or said as is) to the TTS thread.
+  // brain null: unavailable; request null: an announcement, said as it is.
+  void answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text);
+  bool post(const pipeline::Message& m);  // brain thread; waits while the mailbox is full; false on shutdown
+
+  config::Config cfg_;
+  speech::SpeechStage* speech_ = nullptr;
+  speech::AudioStage* audio_ = nullptr;
+  pipeline::CancelToken* cancel_ = nullptr;
+  pipeline::Heartbeat* ttsBeat_ = nullptr;
+  const std::atomic<bool>* stop_ = nullptr;
+  pipeline::SpscMailbox<pipeline::Message> toTts_;
+  std::unique_ptr<AnswerMetrics> metrics_;
+  std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
+  hal::RtThread brainThread_, ttsThread_;
+  bool started_ = false;
+  std::atomic<bool> stallTts_{false};
+  std::atomic<int> ttsState_{0};      // 0 starting, 1 running, -1 unavailable
+  uint64_t lastPosted_ = 0;           // brain thread: id of the last answer sent to the TTS thread
+  std::atomic<uint64_t> ttsDone_{0};  // TTS thread: id of the last answer it finished with
+  std::atomic<uint64_t> requests_{0}, answered_{0}, failed_{0}, announcements_{0}, superseded_{0}, spoken_{0},
+      cancelledAnswers_{0}, textDropped_{0};
+  std::atomic<bool> brainReady_{false};
+};
+
+}  // namespace sotto::app
