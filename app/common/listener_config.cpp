@@ -13,6 +13,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.maxUtteranceMs = c.maxUtteranceMs;
   lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
+  lc.wake.phoneLoopExponent = c.wakePhoneLoopExponent;
   lc.asr.acousticModel = c.asrAcousticModel;
   lc.asr.dictionary = c.asrDictionary;
   lc.asr.languageModel = c.asrLanguageModel;

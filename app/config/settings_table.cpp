@@ -134,6 +134,9 @@ constexpr auto kSettings = std::to_array<Setting>({
                 "the dictionary's."),
     signedSetting("wake.threshold", "-20", "exponent", -60, 0, SOTTO_FIELD(wakeThresholdExponent),
                   "Keyphrase detection threshold 1e<value>: lower wakes more easily (more false wakes)."),
+    signedSetting("wake.phone-loop", "-1", "exponent", -60, 0, SOTTO_FIELD(wakePhoneLoopExponent),
+                  "Probability 1e<value> of the phone loop the keyphrase competes with: lower wakes more easily "
+                  "(more voices and accents heard, more false wakes on words like the phrase's)."),
 
     pathSetting("asr.acoustic-model", "/usr/share/pocketsphinx/model/en-us/en-us", Empty::rejected,
                 SOTTO_FIELD(asrAcousticModel), "Directory of the pocketsphinx acoustic model."),

@@ -256,8 +256,10 @@ int benchWake(int argc, char** argv) {
       std::fprintf(stderr, "bench_speech wake: %s\n", tallies.error().message.c_str());
       return 1;
     }
-    std::printf("Wake word through the Listener (frontend, spotter, ASR after a wake), config threshold 1e%d:\n",
-                setup->listener.wake.thresholdExponent);
+    std::printf(
+        "Wake word through the Listener (spotter on the captured audio, frontend + ASR after a wake), "
+        "threshold 1e%d, phone loop 1e%d:\n",
+        setup->listener.wake.thresholdExponent, setup->listener.wake.phoneLoopExponent);
     printTable(tallies.value());
     std::printf(
         "  (%.1f min of audio in %.1f s CPU = %.3f CPU s per audio s, %.1f s wall; targets: FRR < 5 %%, "

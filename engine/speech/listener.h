@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The speech thread's recognition chain: frontend -> wake word -> ASR with endpointing, emitting events.
+// The speech thread's recognition chain: wake word on the captured stream, frontend -> ASR with endpointing, events.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +70,7 @@ class Listener {
   Endpointer endpointer_;
   Transcript transcript_;
   std::vector<int16_t> pending_;  // one frame being assembled
+  std::vector<int16_t> raw_;      // the last frame before the frontend: what the wake spotter hears
   size_t pendingCount_ = 0;
   std::vector<int16_t> history_;  // ring of frontend output, a whole number of frames
   std::vector<uint8_t> historyVoiced_;  // per frame of history_

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Wake word: pocketsphinx keyphrase spotting on the continuous (frontend-processed) capture stream.
+// Wake word: pocketsphinx keyphrase spotting on the continuous capture stream (before noise suppression).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,12 @@ struct WakeConfig {
   std::string phrase = "hey computer";
   std::string pronunciation;   // "WORD PH PH ...; ..." for words missing from the dictionary; may be empty
   int thresholdExponent = -20; // keyphrase threshold 1e<exponent>
+  // Phone-loop probability 1e<exponent> ("-kws_plp"): the price the competing phone loop pays per phone. The
+  // search compares the phrase's path against the loop; at pocketsphinx's default (1e-1) the loop out-scores the
+  // phrase on every espeak-ng voice at any threshold. Lower wakes more voices and more false wakes: "my computer"
+  // wakes it at 1e-3 and 1e-5 (tests/speech ClosedLoop.NoWakeOnUnrelatedSpeech), so the default stays 1e-1 until a
+  // second pass verifies detections.
+  int phoneLoopExponent = -1;
 };
 
 // One owner thread (the speech thread, or a test); create() on the control thread (loads the model, blocks).
@@ -39,7 +45,8 @@ class WakeSpotter {
  private:
   WakeSpotter() = default;
   detail::DecoderPtr ps_;
-  uint64_t start_ = 0, phraseEnd_ = 0;
+  static constexpr uint64_t kDefaultLagFrames = 15, kMaxLagFrames = 100;
+  uint64_t start_ = 0, fed_ = 0, phraseEnd_ = 0;
   bool active_ = false;
 };
 
