@@ -62,7 +62,7 @@ struct Config {
   // Wake word (pocketsphinx keyphrase spotting).
   std::string wakePhrase, wakePronunciation;  // pronunciation: "WORD PH PH ...; WORD PH ..." or empty
   int wakeThresholdExponent = 0;              // keyphrase threshold 1e<exponent>
-  int wakePhoneLoopExponent = 0;              // phone-loop probability 1e<exponent> ("-kws_plp")
+  int wakePhoneLoopExponent = -1;             // phone-loop probability 1e<exponent> ("-kws_plp")
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;
