@@ -216,7 +216,7 @@ template <bool kFive>
 struct UnpackedK45 {
   __m512i q[4];   // levels (0..31) of elements 64j..64j+63: sub-block 2j in the low half, 2j+1 in the high
   __m512i sc[4];  // s16 scale pairs: sub-block 2j's scale in the low 256 bits, 2j+1's in the high
-  __m128i mins;   // the eight mins as s16
+  __m256i mins;   // the eight mins as s16, each twice (the two 16-element bsums of its sub-block)
   float d, dmin;
 
   template <typename Block>
@@ -240,23 +240,21 @@ struct UnpackedK45 {
         q[j] = _mm512_or_si512(q[j], _mm512_maskz_mov_epi8(_mm512_test_epi8_mask(hbits, bit), _mm512_set1_epi8(0x10)));
       }
     }
-    mins = _mm_cvtepu8_epi16(_mm_srli_si128(sm, 8));
+    mins = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
     d = h2f(b.d);
     dmin = h2f(b.dmin);
   }
 
-  // acc += y.d·d · Σ scale·q·y − y.d·dmin · Σ min·bsum, lane-wise (the min term in lanes 0..3). The integer sums
+  // acc += y.d·d · Σ scale·q·y − y.d·dmin · Σ min·bsum, lane-wise (the min term in lanes 0..7). The integer sums
   // are exact (|pair| ≤ 2·31·127 fits s16), so only the float accumulation order differs from the reference.
   void dot(const BlockQ8_K& y, __m512& acc) const {
     __m512i sumi = _mm512_setzero_si512();
     for (int j = 0; j < 4; ++j) {
       sumi = _mm512_dpwssd_epi32(sumi, _mm512_maddubs_epi16(q[j], load512(y.qs + 64 * j)), sc[j]);
     }
-    const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y.bsums));
-    const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y.bsums + 8));
-    const __m128i m = _mm_madd_epi16(mins, _mm_hadd_epi16(b0, b1));
+    const __m256i m = _mm256_madd_epi16(mins, load(y.bsums));
     acc = _mm512_fmadd_ps(_mm512_set1_ps(y.d * d), _mm512_cvtepi32_ps(sumi), acc);
-    acc = _mm512_fnmadd_ps(_mm512_set1_ps(y.d * dmin), _mm512_cvtepi32_ps(_mm512_zextsi128_si512(m)), acc);
+    acc = _mm512_fnmadd_ps(_mm512_set1_ps(y.d * dmin), _mm512_cvtepi32_ps(_mm512_zextsi256_si512(m)), acc);
   }
 };
 
@@ -330,18 +328,17 @@ void kTile(const MatTile& t, size_t r, size_t i) {
   }
 }
 
-// Prefill: 2 rows × 4 activations per tile. Decode: one row at a time; unlike the 32-element types, four
-// interleaved rows measured slower here (an unpacked super-block holds eight zmm registers per row).
+// Prefill: one row × 8 activations per tile (then 4, then single activations), so each super-block is unpacked
+// once per 8 activation blocks; rows share nothing, so more rows per tile would only add registers. Decode: one
+// row at a time; unlike the 32-element types, four interleaved rows measured slower here (an unpacked
+// super-block holds eight zmm registers per row).
 template <typename Unpacked, typename Block>
 void tileLoopK(const MatTile& t) {
-  const size_t m4 = t.m >= 4 ? t.m - t.m % 4 : 0;
-  size_t r = t.n0;
-  for (; m4 > 0 && r + 2 <= t.n1; r += 2) {
-    for (size_t i = 0; i < m4; i += 4) kTile<Unpacked, Block, 2, 4>(t, r, i);
-    for (size_t i = m4; i < t.m; ++i) kTile<Unpacked, Block, 2, 1>(t, r, i);
-  }
-  for (; r < t.n1; ++r) {
-    for (size_t i = 0; i < t.m; ++i) kTile<Unpacked, Block, 1, 1>(t, r, i);
+  for (size_t r = t.n0; r < t.n1; ++r) {
+    size_t i = 0;
+    for (; i + 8 <= t.m; i += 8) kTile<Unpacked, Block, 1, 8>(t, r, i);
+    for (; i + 4 <= t.m; i += 4) kTile<Unpacked, Block, 1, 4>(t, r, i);
+    for (; i < t.m; ++i) kTile<Unpacked, Block, 1, 1>(t, r, i);
   }
 }
 
