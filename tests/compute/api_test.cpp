@@ -53,7 +53,8 @@ TEST(ComputeRegistry, CpuPicksTheBestKernelSetPerType) {
   if (avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vnni) {
     EXPECT_NE(d.find("q8_0=avx512vnni"), std::string::npos) << d;
     EXPECT_NE(d.find("q5_0=avx512vnni"), std::string::npos) << d;
-    EXPECT_NE(d.find("q4_K=avx2"), std::string::npos) << d;  // the K-quants stay on AVX2
+    EXPECT_NE(d.find("q4_K=avx512vnni"), std::string::npos) << d;
+    EXPECT_NE(d.find("q6_K=avx512vnni"), std::string::npos) << d;
   } else if (avx2) {
     EXPECT_NE(d.find("q8_0=avx2"), std::string::npos) << d;
   } else {

@@ -58,7 +58,7 @@ class MatKernels {
 // Each returns the file's static kernel set, or nullptr when this build has no such file (other architecture).
 // Call only when the CPU has the ISA.
 const MatKernels* avx2Kernels();      // AVX2 + FMA + F16C
-const MatKernels* avx512VnniKernels();  // AVX-512 F/BW/VL + VNNI (+ AVX2, FMA, F16C): the 32-element block types
+const MatKernels* avx512VnniKernels();  // AVX-512 F/BW/VL + VNNI (+ AVX2, FMA, F16C): the integer block types
 const MatKernels* neonKernels();      // aarch64 baseline
 const MatKernels* neonDotKernels();   // aarch64 + dotprod
 
