@@ -313,6 +313,9 @@ void AnswerPath::ttsMain() {
     auto s = speech::TtsStage::create(std::move(engine).value(), out);
     if (s) {
       stage = std::move(s).value();
+      // The listener waits for the first sound, not the voice's opening pause (flite: about 200 ms).
+      constexpr uint32_t kPrerollMs = 20;
+      stage->trimLeadingSilence(kPrerollMs);
     } else {
       SOTTO_LOG_ERROR("tts", "unavailable", "answers will not be spoken: %s", s.error().message.c_str());
     }

@@ -50,6 +50,7 @@ void TtsStage::begin(const pipeline::CancelToken& cancel) {
   chunker_->reset();
   resampler_->reset();
   stats_ = {};
+  heard_ = trimPrerollMs_ == 0;
   begin_ = std::chrono::steady_clock::now();
 }
 
@@ -64,6 +65,21 @@ void TtsStage::stopForCancel() {
 }
 
 bool TtsStage::onAudio(std::span<const int16_t> samples) {
+  if (!heard_) {
+    // About -50 dBFS: flite's and espeak-ng's leading pauses are digital silence or far below it.
+    constexpr int kSilence = 100;
+    const auto loud = std::find_if(samples.begin(), samples.end(), [](int16_t x) { return x > kSilence || x < -kSilence; });
+    const size_t first = static_cast<size_t>(loud - samples.begin());
+    if (first == samples.size()) {
+      stats_.trimmedFrames += samples.size();
+      return !cancel_->cancelled();
+    }
+    const size_t preroll = static_cast<size_t>(engine_->rateHz()) * trimPrerollMs_ / 1000;
+    const size_t start = first > preroll ? first - preroll : 0;
+    stats_.trimmedFrames += start;
+    samples = samples.subspan(start);
+    heard_ = true;
+  }
   const size_t n = resampler_->process(samples, outBuf_);
   if (n == 0) return !cancel_->cancelled();
   if (!out_->write(std::span<const int16_t>(outBuf_.data(), n), *cancel_)) return false;

@@ -48,6 +48,7 @@ struct TtsStageStats {
   uint64_t framesOut = 0;      // frames written to the output at its rate
   int64_t firstAudioNs = -1;   // from begin() to the first audio written; -1 = none yet
   int64_t firstTextNs = -1;    // from begin() to the first feed() with text
+  uint64_t trimmedFrames = 0;  // leading silence skipped at the engine's rate (trimLeadingSilence)
   bool cancelled = false;
 };
 
@@ -68,6 +69,11 @@ class TtsStage final : private TtsAudioSink {
   // begin + feed + finish.
   Status speak(std::string_view text, const pipeline::CancelToken& cancel);
 
+  // Skips the silence a voice puts before an answer's first sound (flite: about 200 ms), keeping `prerollMs`
+  // before it, so the listener hears the answer that much sooner. Pauses inside the answer are kept.
+  // 0 turns it off (the default: files written by `sotto say` keep the voice's timing). TTS thread, before begin().
+  void trimLeadingSilence(uint32_t prerollMs) { trimPrerollMs_ = prerollMs; }
+
   const TtsStageStats& stats() const { return stats_; }
   const TtsEngine& engine() const { return *engine_; }
 
@@ -86,6 +92,8 @@ class TtsStage final : private TtsAudioSink {
   std::vector<int16_t> outBuf_;  // one resampled chunk
   std::chrono::steady_clock::time_point begin_{};
   TtsStageStats stats_;
+  uint32_t trimPrerollMs_ = 0;
+  bool heard_ = false;  // a sample above the silence level was written in this answer
 };
 
 }  // namespace sotto::speech

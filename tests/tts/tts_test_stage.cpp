@@ -127,6 +127,37 @@ TEST(TtsStage, StartsSpeakingAtTheFirstClauseAndResamples) {
   EXPECT_GT(rmsDbfs(out.samples), -35.0);
 }
 
+// Samples before the first one above the silence level (-50 dBFS).
+size_t leadingSilence(std::span<const int16_t> s) {
+  size_t i = 0;
+  while (i < s.size() && s[i] <= 100 && s[i] >= -100) ++i;
+  return i;
+}
+
+TEST(TtsStage, TrimsTheVoicesOpeningPauseButNotThePausesInside) {
+  pipeline::CancelToken cancel;
+  MemoryOutput plain(48000), trimmed(48000);
+  auto a = speech::TtsStage::create(flite("slt"), plain);
+  auto b = speech::TtsStage::create(flite("slt"), trimmed);
+  ASSERT_TRUE(a.ok() && b.ok());
+  (*b)->trimLeadingSilence(20);
+  ASSERT_TRUE((*a)->speak(kAnswer, cancel).ok());
+  ASSERT_TRUE((*b)->speak(kAnswer, cancel).ok());
+  // flite opens with a pause long enough to matter for the first-audio target.
+  const size_t before = leadingSilence(plain.samples);
+  EXPECT_GT(before, 48000u * 80 / 1000);
+  EXPECT_EQ((*a)->stats().trimmedFrames, 0u);
+  // Trimmed: sound within the 20 ms preroll (plus the resampler's filter delay), and nothing else removed.
+  EXPECT_LE(leadingSilence(trimmed.samples), 48000u * 25 / 1000);
+  const uint64_t cut = (*b)->stats().trimmedFrames * 3;  // slt speaks at 16 kHz, the output is 48 kHz
+  EXPECT_GT(cut, 0u);
+  EXPECT_NEAR(double(trimmed.samples.size() + cut), double(plain.samples.size()), 48.0);
+  // The next answer is trimmed again.
+  const size_t first = trimmed.samples.size();
+  ASSERT_TRUE((*b)->speak("Okay.", cancel).ok());
+  EXPECT_LE(leadingSilence(std::span<const int16_t>(trimmed.samples).subspan(first)), 48000u * 25 / 1000);
+}
+
 TEST(TtsStage, CancelStopsOutputWithinOneChunk) {
   MemoryOutput out(48000);
   pipeline::CancelToken cancel;
