@@ -126,6 +126,9 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
     auto tbeat = p->health_.addStage("tts");
     if (!tbeat) return std::move(tbeat).error();
     ttsBeat = *tbeat;
+    // Idle until the TTS thread has its voice loaded and work to do: loading is not a hang (under a loaded
+    // sanitizer build it outlasts a short stall limit).
+    ttsBeat->markIdle();
   }
   auto answers = AnswerPath::create(cfg, p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
   if (!answers) return std::move(answers).error();
