@@ -132,12 +132,12 @@ constexpr auto kSettings = std::to_array<Setting>({
     textSetting("wake.pronunciation", "", 512, Empty::allowed, SOTTO_FIELD(wakePronunciation),
                 "Pronunciations of custom wake words, \"WORD PH PH ...\" separated by ';' (CMU phones); empty = "
                 "the dictionary's."),
-    signedSetting("wake.threshold", "-30", "exponent", -60, 0, SOTTO_FIELD(wakeThresholdExponent),
+    signedSetting("wake.threshold", "-20", "exponent", -60, 0, SOTTO_FIELD(wakeThresholdExponent),
                   "Keyphrase detection threshold 1e<value>: lower wakes more easily (more false wakes)."),
-    signedSetting("wake.phone-loop", "-10", "exponent", -60, 0, SOTTO_FIELD(wakePhoneLoopExponent),
+    signedSetting("wake.phone-loop", "-1", "exponent", -60, 0, SOTTO_FIELD(wakePhoneLoopExponent),
                   "Probability 1e<value> of the phone loop the keyphrase competes with: lower wakes more easily "
                   "(more voices and accents heard, more false wakes on words like the phrase's)."),
-    boolSetting("wake.verify", "true", SOTTO_FIELD(wakeVerify),
+    boolSetting("wake.verify", "false", SOTTO_FIELD(wakeVerify),
                 "Second pass on each keyphrase detection: its last ~1.4 s is decoded again as the phrase against a "
                 "free phone loop, and only a clear win wakes the device (lets the first pass be loose)."),
     signedSetting("wake.verify-threshold", "-200", "score/s", -10000, 0, SOTTO_FIELD(wakeVerifyThreshold),
