@@ -3,9 +3,13 @@
 #include "engine/speech/wake_verify.h"
 
 #include <pocketsphinx.h>
+#include <sphinxbase/cmd_ln.h>
+#include <sphinxbase/fsg_model.h>
+#include <sphinxbase/jsgf.h>
 
 #include <algorithm>
 #include <climits>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -16,6 +20,19 @@ namespace {
 const char* const kPhones[] = {"AA", "AE", "AH", "AO", "AW", "AY", "B",  "CH", "D",  "DH", "EH", "ER", "EY",
                                "F",  "G",  "HH", "IH", "IY", "JH", "K",  "L",  "M",  "N",  "NG", "OW", "OY",
                                "P",  "R",  "S",  "SH", "T",  "TH", "UH", "UW", "V",  "W",  "Y",  "Z",  "ZH"};
+
+// As asr.cpp's setGrammarSearch: ps_set_jsgf_string() of pocketsphinx 5prealpha leaks the parsed grammar.
+bool setGrammar(ps_decoder_t* dec, const char* name, const std::string& text) {
+  std::unique_ptr<jsgf_t, void (*)(jsgf_t*)> jsgf(jsgf_parse_string(text.c_str(), nullptr),
+                                                   [](jsgf_t* g) { jsgf_grammar_free(g); });
+  if (!jsgf) return false;
+  jsgf_rule_t* rule = jsgf_get_public_rule(jsgf.get());
+  if (rule == nullptr) return false;
+  const float lw = static_cast<float>(cmd_ln_float32_r(ps_get_config(dec), "-lw"));
+  std::unique_ptr<fsg_model_t, void (*)(fsg_model_t*)> fsg(jsgf_build_fsg(jsgf.get(), rule, ps_get_logmath(dec), lw),
+                                                           [](fsg_model_t* f) { fsg_model_free(f); });
+  return fsg && ps_set_fsg(dec, name, fsg.get()) >= 0;
+}
 
 }  // namespace
 
@@ -52,9 +69,9 @@ Result<std::unique_ptr<WakeVerifier>> WakeVerifier::create(const std::string& ac
     for (size_t i = 0; i < words.size(); ++i) body += (i == replaced ? std::string("<ph>+") : words[i]) + " ";
     return head + "public <w> = [<ph>+] " + body + "[<ph>+];\n";
   };
-  bool ok = ps_set_jsgf_string(v->ps_.get(), "phrase", grammar(words.size()).c_str()) >= 0;
+  bool ok = setGrammar(v->ps_.get(), "phrase", grammar(words.size()));
   for (size_t i = 0; ok && i < words.size() && i < kMaxWords; ++i) {
-    ok = ps_set_jsgf_string(v->ps_.get(), ("alt" + std::to_string(i)).c_str(), grammar(i).c_str()) >= 0;
+    ok = setGrammar(v->ps_.get(), ("alt" + std::to_string(i)).c_str(), grammar(i));
   }
   if (!ok) {
     return makeError(Errc::invalid_argument, "wake verifier: pocketsphinx rejected the grammar for '" + phrase + "'");
