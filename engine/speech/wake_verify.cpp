@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// WakeVerifier: two FSG searches on one pocketsphinx decoder (phrase with phone fillers, phone loop).
+// WakeVerifier: FSG searches on one pocketsphinx decoder (the phrase, and the phrase with each word as free phones).
 #include "engine/speech/wake_verify.h"
 
 #include <pocketsphinx.h>
