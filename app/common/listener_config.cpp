@@ -14,6 +14,8 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.maxUtteranceMs = c.maxUtteranceMs;
   lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
   lc.wake.phoneLoopExponent = c.wakePhoneLoopExponent;
+  lc.wake.verify = c.wakeVerify;
+  lc.wake.verifyThreshold = c.wakeVerifyThreshold;
   lc.asr.acousticModel = c.asrAcousticModel;
   lc.asr.dictionary = c.asrDictionary;
   lc.asr.languageModel = c.asrLanguageModel;

@@ -63,6 +63,8 @@ struct Config {
   std::string wakePhrase, wakePronunciation;  // pronunciation: "WORD PH PH ...; WORD PH ..." or empty
   int wakeThresholdExponent = 0;              // keyphrase threshold 1e<exponent>
   int wakePhoneLoopExponent = -1;             // phone-loop probability 1e<exponent> ("-kws_plp")
+  bool wakeVerify = false;                    // second pass on keyphrase detections
+  int wakeVerifyThreshold = 0;                // its least phrase-over-loop score per frame
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;

@@ -137,6 +137,13 @@ constexpr auto kSettings = std::to_array<Setting>({
     signedSetting("wake.phone-loop", "-1", "exponent", -60, 0, SOTTO_FIELD(wakePhoneLoopExponent),
                   "Probability 1e<value> of the phone loop the keyphrase competes with: lower wakes more easily "
                   "(more voices and accents heard, more false wakes on words like the phrase's)."),
+    boolSetting("wake.verify", "false", SOTTO_FIELD(wakeVerify),
+                "Second pass on each keyphrase detection: its last ~1.4 s is decoded again as the phrase against a "
+                "free phone loop, and only a clear win wakes the device (lets the first pass be loose)."),
+    signedSetting("wake.verify-threshold", "-200", "score/s", -10000, 0, SOTTO_FIELD(wakeVerifyThreshold),
+                  "Second pass: least score per second of audio (pocketsphinx log units) of the phrase against the "
+                  "same audio with one of its words replaced by free phones, worst word: lower wakes more easily "
+                  "(more false wakes)."),
 
     pathSetting("asr.acoustic-model", "/usr/share/pocketsphinx/model/en-us/en-us", Empty::rejected,
                 SOTTO_FIELD(asrAcousticModel), "Directory of the pocketsphinx acoustic model."),
