@@ -37,7 +37,7 @@ for p in $presets; do
     while IFS= read -r t; do failures+=("$t"); done < <(sed -n '/The following tests FAILED:/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - ' || true)
     last=build/$p/Testing/Temporary/LastTest.log
     if [ -f "$last" ]; then
-      while IFS= read -r t; do failures+=("   $t"); done < <(grep -E 'Failure$|Failure |Expected|Actual:|Value of:|ThreadSanitizer|AddressSanitizer|runtime error' "$last" | head -n 40 || true)
+      while IFS= read -r t; do failures+=("   $t"); done < <(grep -E ': Failure$|^Expected( equality|:)|^  Actual:|^Value of:|^  Which is:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:' "$last" | head -n 40 || true)
     fi
   fi
 done
