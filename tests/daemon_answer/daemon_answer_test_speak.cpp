@@ -61,7 +61,7 @@ class DaemonAnswer : public ::testing::Test {
     SOTTO_REQUIRE_SPEECH_TOOLS();
     // Capture is paced like a microphone; under qemu-user the recognizer is slower than real time (see
     // tests/app/daemon_test_speech.cpp): the answer path's parts are covered there by the unit tests.
-    if (slowFactor() > 1) GTEST_SKIP() << "recognition is slower than real time under the emulator";
+    if (sotto::test::underEmulator()) GTEST_SKIP() << "recognition is slower than real time under the emulator";
     ASSERT_TRUE(dir_.ok());
     ASSERT_TRUE(silence(0.4, dir_.file("sil.wav")));
     ASSERT_TRUE(say("hey computer", dir_.file("wake.wav")));
@@ -166,6 +166,10 @@ TEST_F(DaemonAnswer, SpokenRequestIsAnsweredAloudByTheIntentRoute) {
 }
 
 TEST_F(DaemonAnswer, WakeWordDuringTheAnswerStopsItAndTheNextRequestIsAnswered) {
+#if defined(__SANITIZE_THREAD__)
+  // The barge-in must land while the answer plays; TSan slows the recognizer so much that the answer is over first.
+  GTEST_SKIP() << "real-time barge-in timing does not hold under TSan";
+#endif
   ASSERT_TRUE(say("what time is it", dir_.file("req.wav")));
   ASSERT_TRUE(silence(0.6, dir_.file("gap.wav")));
   ASSERT_TRUE(silence(3.0, dir_.file("tail.wav")));
