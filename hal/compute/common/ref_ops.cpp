@@ -17,6 +17,11 @@ size_t activationRowStride(DType wType, size_t k) {
   return alignUp(*rowBytes(t, k), kScratchAlign);
 }
 
+size_t packedActivationRowStride(DType wType, size_t k) {
+  if (vecDotType(wType) != DType::Q8_0 || k % 64 != 0) return 0;
+  return k / 64 * 128;
+}
+
 std::byte* alignedScratch(std::span<std::byte> scratch) {
   const auto p = reinterpret_cast<uintptr_t>(scratch.data());
   return scratch.data() + (alignUp(p, kScratchAlign) - p);

@@ -16,6 +16,9 @@ constexpr size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 // Bytes between quantized X rows in the matmul scratch (0 for the float weight types: X is used as it is).
 size_t activationRowStride(DType wType, size_t k);
+// Bytes per X row of the packed copy a SIMD backend may build after the quantized rows (the Q8_0 activation types
+// with an even number of blocks: 128 bytes per 64 elements), or 0 when there is none.
+size_t packedActivationRowStride(DType wType, size_t k);
 // The matmul scratch start, aligned for the kernels.
 std::byte* alignedScratch(std::span<std::byte> scratch);
 

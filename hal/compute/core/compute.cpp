@@ -57,7 +57,7 @@ DType vecDotType(DType weight) {
 size_t ComputeBackend::matmulScratchBytes(DType wType, size_t m, size_t k) const {
   if (!isWeightType(wType) || !blockMultiple(vecDotType(wType), k)) return 0;
   const size_t stride = compute::activationRowStride(wType, k);
-  return stride == 0 ? 0 : m * stride + compute::kScratchAlign;
+  return stride == 0 ? 0 : m * (stride + compute::packedActivationRowStride(wType, k)) + compute::kScratchAlign;
 }
 
 size_t ComputeBackend::attentionScratchFloats(size_t kvLen, unsigned threads) const {

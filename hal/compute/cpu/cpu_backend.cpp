@@ -119,9 +119,20 @@ class CpuBackend final : public ComputeBackend {
     }
     std::byte* xq = compute::alignedScratch(first.scratch);
     const size_t xqStride = compute::activationRowStride(first.wType, first.k);
+    // The packed copy (after the quantized rows) when one kernel set takes it for every member. Prefill only: a
+    // decode reads each weight byte once, and the kernels' row streams are faster on the plain blocks there.
+    const MatKernels* packer = kernels_.forType(first.wType);
+    size_t xpStride = first.m > 1 ? compute::packedActivationRowStride(first.wType, first.k) : 0;
+    for (const MatmulArgs& a : group) {
+      if (packer == nullptr || kernels_.forType(a.wType) != packer || !packer->packs(a.wType)) xpStride = 0;
+    }
+    std::byte* xp = xpStride != 0 ? xq + first.m * xqStride : nullptr;
     if (xqStride != 0) {
       pool.parallelFor(first.m, 4, [&](size_t r0, size_t r1, unsigned) {
         compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r0, r1);
+        for (size_t r = r0; xp != nullptr && r < r1; ++r) {
+          packer->packActivations(xq + r * xqStride, first.k, xp + r * xpStride);
+        }
       });
     }
     std::array<size_t, ComputeBackend::kMaxMatmulGroup + 1> start{};  // first global row of each member
@@ -130,12 +141,13 @@ class CpuBackend final : public ComputeBackend {
     pool.parallelFor(rows, rowGrain(rows, first.m, pool.threads()), [&](size_t r0, size_t r1, unsigned) {
       for (size_t g = 0; g < group.size(); ++g) {
         const size_t lo = std::max(r0, start[g]), hi = std::min(r1, start[g + 1]);
-        if (lo < hi) mulRows(group[g], xq, xqStride, lo - start[g], hi - start[g]);
+        if (lo < hi) mulRows(group[g], xq, xqStride, xp, xpStride, lo - start[g], hi - start[g]);
       }
     });
   }
   // Rows [n0, n1) of one matmul against the already quantized X.
-  void mulRows(const MatmulArgs& a, const std::byte* xq, size_t xqStride, size_t n0, size_t n1) const {
+  void mulRows(const MatmulArgs& a, const std::byte* xq, size_t xqStride, const std::byte* xp, size_t xpStride,
+               size_t n0, size_t n1) const {
     const MatKernels* kernels = kernels_.forType(a.wType);
     if (kernels == nullptr) {
       compute::ref::matmulRows(a, xq, xqStride, n0, n1);
@@ -152,6 +164,8 @@ class CpuBackend final : public ComputeBackend {
     tile.yStride = a.yStride;
     tile.n0 = n0;
     tile.n1 = n1;
+    tile.xp = xp;
+    tile.xpStride = xpStride;
     kernels->mulTile(a.wType, tile);
   }
   void doGetRows(ThreadPool& pool, const GetRowsArgs& a) override {

@@ -22,6 +22,8 @@ struct MatTile {
   size_t m = 0, k = 0;
   float* y = nullptr;
   size_t yStride = 0;  // floats
+  const std::byte* xp = nullptr;  // the rows packed by packActivations, or null: use xq
+  size_t xpStride = 0;
 };
 
 // Query (token, head) pairs [i0, i1) of causal attention over an F16 KV cache (the fields of hal::AttentionArgs,
@@ -42,6 +44,10 @@ class MatKernels {
   virtual const char* isa() const = 0;
   virtual bool has(DType weight) const = 0;
   virtual void mulTile(DType weight, const MatTile& tile) const = 0;  // only for types has() accepts
+  // Whether mulTile can use activation rows that packActivations rewrote from their Q8_0 blocks (k % 64 == 0) into
+  // packedActivationRowStride(weight, k) bytes (a layout of the kernel set's choosing).
+  virtual bool packs(DType weight) const { return (void)weight, false; }
+  virtual void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const { (void)q8Row, (void)k, (void)out; }
   // Attention in this ISA: float sums instead of the reference's doubles. `scores` holds the longest row.
   virtual bool hasAttention() const { return false; }
   virtual void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const {
