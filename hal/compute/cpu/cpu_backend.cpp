@@ -129,9 +129,11 @@ class CpuBackend final : public ComputeBackend {
     std::byte* xp = xpStride != 0 ? xq + first.m * xqStride : nullptr;
     if (xqStride != 0) {
       pool.parallelFor(first.m, 4, [&](size_t r0, size_t r1, unsigned) {
-        compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r0, r1);
-        for (size_t r = r0; xp != nullptr && r < r1; ++r) {
-          packer->packActivations(xq + r * xqStride, first.k, xp + r * xpStride);
+        for (size_t r = r0; r < r1; ++r) {
+          if (packer == nullptr || !packer->quantizeRow(xType, first.x + r * first.xStride, first.k, xq + r * xqStride)) {
+            compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r, r + 1);
+          }
+          if (xp != nullptr) packer->packActivations(xq + r * xqStride, first.k, xp + r * xpStride);
         }
       });
     }

@@ -48,6 +48,11 @@ class MatKernels {
   // packedActivationRowStride(weight, k) bytes (a layout of the kernel set's choosing).
   virtual bool packs(DType weight) const { return (void)weight, false; }
   virtual void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const { (void)q8Row, (void)k, (void)out; }
+  // Quantizes one activation row of k floats to `act` (Q8_0 or Q8_K) with exactly the reference's bytes; false
+  // when this set has no such routine (the caller then uses the reference).
+  virtual bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const {
+    return (void)act, (void)x, (void)k, (void)out, false;
+  }
   // Attention in this ISA: float sums instead of the reference's doubles. `scores` holds the longest row.
   virtual bool hasAttention() const { return false; }
   virtual void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const {

@@ -204,6 +204,62 @@ inline __m256i levelsQ5_0(const BlockQ5_0& b) {
   return _mm256_sub_epi8(_mm256_or_si256(nibbles(b.qs), fifthBits(b.qh)), _mm256_set1_epi8(16));
 }
 
+// ---- Activation quantization, byte for byte the reference's (quant_ref.cpp) ----
+
+inline __m512i castI(__m512 v) { return _mm512_castps_si512(v); }
+
+// round(v) with ties away from zero (std::round): truncate, then step away from zero where the exact remainder
+// is at least one half.
+inline __m512i roundAway(__m512 v) {
+  const __m512 t = _mm512_roundscale_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __mmask16 up = _mm512_cmp_ps_mask(_mm512_abs_ps(_mm512_sub_ps(v, t)), _mm512_set1_ps(0.5f), _CMP_GE_OQ);
+  const __m512 one = _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(castI(v), _mm512_set1_epi32(INT32_MIN)),
+                                                          castI(_mm512_set1_ps(1.0f))));
+  return _mm512_cvttps_epi32(_mm512_mask_add_ps(t, up, t, one));
+}
+
+void quantizeQ8_0Row(const float* x, size_t k, BlockQ8_0* y) {
+  for (size_t i = 0; i < k / kQk; ++i, x += kQk) {
+    const __m512 a = _mm512_loadu_ps(x), b = _mm512_loadu_ps(x + 16);
+    const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
+    const float d = amax / 127;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = static_cast<uint16_t>(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    const __m512 vid = _mm512_set1_ps(id);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y[i].qs), _mm512_cvtepi32_epi8(roundAway(_mm512_mul_ps(a, vid))));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y[i].qs + 16), _mm512_cvtepi32_epi8(roundAway(_mm512_mul_ps(b, vid))));
+  }
+}
+
+void quantizeQ8_KRow(const float* x, size_t k, BlockQ8_K* y) {
+  for (size_t i = 0; i < k / kQkK; ++i, x += kQkK) {
+    __m512 m = _mm512_setzero_ps();
+    for (int j = 0; j < kQkK; j += 16) m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_loadu_ps(x + j)));
+    const float amax = _mm512_reduce_max_ps(m);
+    if (amax == 0.0f) {
+      std::memset(&y[i], 0, sizeof y[i]);
+      continue;
+    }
+    float max = 0;  // the first element of largest magnitude, with its sign (the reference's strict '>' scan)
+    for (int j = 0; j < kQkK; j += 16) {
+      const __mmask16 hit = _mm512_cmp_ps_mask(_mm512_abs_ps(_mm512_loadu_ps(x + j)), _mm512_set1_ps(amax), _CMP_EQ_OQ);
+      if (hit != 0) {
+        max = x[j + __builtin_ctz(hit)];
+        break;
+      }
+    }
+    const float iscale = -127.f / max;
+    const __m512 vs = _mm512_set1_ps(iscale);
+    for (int j = 0; j < kQkK; j += 16) {
+      // Round to nearest even (the reference's 1.5·2^23 trick), then at most 127.
+      const __m512i q = _mm512_min_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(vs, _mm512_loadu_ps(x + j))), _mm512_set1_epi32(127));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y[i].qs + j), _mm512_cvtepi32_epi8(q));
+      y[i].bsums[j / 16] = static_cast<int16_t>(_mm512_reduce_add_epi32(q));
+    }
+    y[i].d = 1 / iscale;
+  }
+}
+
 // ---- Packed activations for the 32-element types: two blocks per 512-bit vector ----
 // A Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
 // vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
@@ -465,6 +521,17 @@ class Avx512VnniKernels final : public MatKernels {
   }
   bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
   void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const override { packQ8_0Row(q8Row, k, out); }
+  bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const override {
+    if (act == DType::Q8_0) {
+      quantizeQ8_0Row(x, k, reinterpret_cast<BlockQ8_0*>(out));
+      return true;
+    }
+    if (act == DType::Q8_K) {
+      quantizeQ8_KRow(x, k, reinterpret_cast<BlockQ8_K*>(out));
+      return true;
+    }
+    return false;
+  }
   void mulTile(DType t, const MatTile& tile) const override {
     switch (t) {
       case DType::Q8_0:

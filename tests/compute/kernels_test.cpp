@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The cpu backend's per-ISA activation quantizers give the reference's bytes exactly (matmul results are compared
+// with tolerances elsewhere; these bytes also feed the prefix cache and must not depend on the CPU's ISA).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "common/blocks.h"
+#include "common/quant_ref.h"
+#include "cpu/kernels.h"
+#include "sotto/hal/cpu.h"
+
+namespace sotto::test {
+namespace {
+
+using hal::DType;
+namespace cpu = hal::compute::cpu;
+namespace ref = hal::compute::ref;
+
+std::vector<const cpu::MatKernels*> usableSets() {
+  std::vector<const cpu::MatKernels*> sets;
+  [[maybe_unused]] const hal::CpuFeatures& f = hal::cpuFeatures();
+#if defined(__x86_64__)
+  if (f.avx2 && f.fma && f.f16c && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vnni) {
+    sets.push_back(cpu::avx512VnniKernels());
+  }
+  if (f.avx2 && f.fma && f.f16c) sets.push_back(cpu::avx2Kernels());
+#elif defined(__aarch64__)
+  if (f.dotprod) sets.push_back(cpu::neonDotKernels());
+  sets.push_back(cpu::neonKernels());
+#endif
+  return sets;
+}
+
+// Rows that hit the rounding edges: exact halves after scaling (ties), zero blocks, one-hot blocks, repeated
+// magnitudes of both signs, tiny and huge values.
+std::vector<std::vector<float>> edgeRows(size_t k, std::mt19937& rng) {
+  std::vector<std::vector<float>> rows;
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::vector<float> r(k);
+  for (float& x : r) x = nd(rng);
+  rows.push_back(r);
+  // 127 in each block makes the scale exactly 1: the others land on exact halves (ties) after scaling.
+  for (size_t j = 0; j < k; ++j) r[j] = j % 32 == 0 ? 127.0f : static_cast<float>(static_cast<int>(j % 127) - 63) + 0.5f;
+  rows.push_back(r);
+  std::fill(r.begin(), r.end(), 0.0f);
+  rows.push_back(r);
+  r[k / 3] = -3.0f;
+  rows.push_back(r);
+  for (size_t j = 0; j < k; ++j) r[j] = (j % 2 ? 1.0f : -1.0f) * 2.5f;  // equal magnitudes, both signs
+  rows.push_back(r);
+  for (size_t j = 0; j < k; ++j) r[j] = nd(rng) * (j % 7 == 0 ? 1e-30f : 1e4f);
+  rows.push_back(r);
+  for (size_t j = 0; j < k; ++j) r[j] = std::ldexp(static_cast<float>(static_cast<int>(j % 64) - 32) + 0.5f, -6);
+  rows.push_back(r);
+  return rows;
+}
+
+TEST(CpuKernels, ActivationQuantizersGiveTheReferenceBytes) {
+  std::mt19937 rng(77);
+  const size_t k = 1024;
+  size_t checked = 0;
+  for (const cpu::MatKernels* set : usableSets()) {
+    for (int trial = 0; trial < 20; ++trial) {
+      for (const std::vector<float>& row : edgeRows(k, rng)) {
+        std::vector<hal::compute::BlockQ8_0> e0(k / 32), g0(k / 32);
+        ref::quantizeQ8_0(row.data(), e0.data(), k);
+        if (set->quantizeRow(DType::Q8_0, row.data(), k, reinterpret_cast<std::byte*>(g0.data()))) {
+          ASSERT_EQ(std::memcmp(e0.data(), g0.data(), sizeof(e0[0]) * e0.size()), 0) << set->isa() << " Q8_0";
+          ++checked;
+        }
+        std::vector<hal::compute::BlockQ8_K> eK(k / 256), gK(k / 256);
+        ref::quantizeQ8_K(row.data(), eK.data(), k);
+        if (set->quantizeRow(DType::Q8_K, row.data(), k, reinterpret_cast<std::byte*>(gK.data()))) {
+          ASSERT_EQ(std::memcmp(eK.data(), gK.data(), sizeof(eK[0]) * eK.size()), 0) << set->isa() << " Q8_K";
+          ++checked;
+        }
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU quantizes activations itself";
+}
+
+}  // namespace
+}  // namespace sotto::test
