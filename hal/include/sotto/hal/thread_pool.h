@@ -18,7 +18,7 @@ struct ThreadPoolOptions {
   unsigned threads = 1;        // total, including the thread that calls run(); 1 = everything runs inline
   std::vector<int> cpus;       // worker i (1 .. threads-1) is pinned to cpus[(i - 1) % size]; empty = not pinned
   std::string name = "sotto-compute";  // workers are named name + "-" + index (Linux keeps 15 bytes)
-  unsigned spinMicros = 100;   // an idle worker spins this long for the next op before sleeping (decode latency)
+  unsigned spinMicros = 1000;  // an idle worker spins this long for the next op before sleeping (decode latency)
 };
 
 // One piece of parallel work: runPart is called once on each of the pool's threads with that thread's index
