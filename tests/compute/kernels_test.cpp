@@ -10,6 +10,7 @@
 
 #include "common/blocks.h"
 #include "common/quant_ref.h"
+#include "common/ref_ops.h"
 #include "cpu/kernels.h"
 #include "sotto/hal/cpu.h"
 
@@ -82,6 +83,34 @@ TEST(CpuKernels, ActivationQuantizersGiveTheReferenceBytes) {
     }
   }
   if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU quantizes activations itself";
+}
+
+TEST(CpuKernels, SiluMulIsWithinTheConformanceToleranceOverTheWholeRange) {
+  // Every float from -100 to 100 in steps that hit each binade, odd lengths for the masked tail, and out aliasing
+  // gate as the forward pass does.
+  std::vector<float> g, u;
+  for (float x = -100.0f; x <= 100.0f; x += 0.0137f) {
+    g.push_back(x);
+    u.push_back(0.5f + std::fabs(std::sin(x)));
+  }
+  for (float x : {0.0f, -0.0f, 1e-30f, -1e-30f, 88.0f, -88.0f, 89.0f, -89.0f, 1e6f, -1e6f}) {
+    g.push_back(x);
+    u.push_back(1.0f);
+  }
+  g.push_back(3.0f);  // an odd count
+  u.push_back(2.0f);
+  std::vector<float> expect(g.size());
+  ref::siluMul(g.data(), u.data(), expect.data(), g.size());
+  size_t checked = 0;
+  for (const cpu::MatKernels* set : usableSets()) {
+    std::vector<float> got = g;
+    if (!set->siluMul(got.data(), u.data(), got.data(), got.size())) continue;
+    ++checked;
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(got[i], expect[i], 1e-6 * std::fabs(expect[i]) + 1e-7) << set->isa() << " silu at " << g[i];
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own siluMul";
 }
 
 }  // namespace

@@ -41,9 +41,11 @@ std::vector<const MatKernels*> usableKernelSets() {
 struct KernelChoice {
   std::array<const MatKernels*, kWeightTypes.size()> byType{};
   const MatKernels* attention = nullptr;  // the first set with an attention kernel, or null (scalar reference)
+  const MatKernels* elementwise = nullptr;  // the best set (its vector routines, e.g. siluMul, or the reference)
 
   KernelChoice() {
     const auto sets = usableKernelSets();
+    if (!sets.empty()) elementwise = sets.front();
     for (const MatKernels* k : sets) {
       if (k->hasAttention()) {
         attention = k;
@@ -189,8 +191,11 @@ class CpuBackend final : public ComputeBackend {
   }
   void doSiluMul(ThreadPool& pool, std::span<const float> gate, std::span<const float> up,
                  std::span<float> out) override {
+    const MatKernels* k = kernels_.elementwise;
     pool.parallelFor(out.size(), 4096, [&](size_t i0, size_t i1, unsigned) {
-      compute::ref::siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0);
+      if (k == nullptr || !k->siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0)) {
+        compute::ref::siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0);
+      }
     });
   }
   void doAdd(ThreadPool& pool, std::span<const float> a, std::span<const float> b, std::span<float> out) override {

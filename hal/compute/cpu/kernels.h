@@ -53,6 +53,11 @@ class MatKernels {
   virtual bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const {
     return (void)act, (void)x, (void)k, (void)out, false;
   }
+  // out = silu(gate) · up over n floats, within the conformance tolerance of the reference; false when this set
+  // has none (the caller then uses the reference).
+  virtual bool siluMul(const float* gate, const float* up, float* out, size_t n) const {
+    return (void)gate, (void)up, (void)out, (void)n, false;
+  }
   // Attention in this ISA: float sums instead of the reference's doubles. `scores` holds the longest row.
   virtual bool hasAttention() const { return false; }
   virtual void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const {

@@ -260,6 +260,42 @@ void quantizeQ8_KRow(const float* x, size_t k, BlockQ8_K* y) {
   }
 }
 
+// ---- SwiGLU ----
+
+// e^x for x in [-88.38, 88.38] (clamped): x = n·ln2 + r with |r| ≤ ln2/2, Cephes' degree-6 polynomial for e^r
+// (about 1 ulp), then scaled by 2^n with vscalefps.
+inline __m512 exp512(__m512 x) {
+  x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-88.3762626647949f)), _mm512_set1_ps(88.3762626647949f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);  // ln2 in two parts: the first is exact × n
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  return _mm512_scalef_ps(p, n);
+}
+
+void siluMul512(const float* gate, const float* up, float* out, size_t n) {
+  size_t i = 0;
+  const __m512 one = _mm512_set1_ps(1.0f);
+  for (; i + 16 <= n; i += 16) {
+    const __m512 g = _mm512_loadu_ps(gate + i);
+    const __m512 e = exp512(_mm512_sub_ps(_mm512_setzero_ps(), g));
+    _mm512_storeu_ps(out + i, _mm512_mul_ps(_mm512_div_ps(g, _mm512_add_ps(one, e)), _mm512_loadu_ps(up + i)));
+  }
+  if (i < n) {  // the tail under a mask (out may alias gate: read before write)
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512 g = _mm512_maskz_loadu_ps(m, gate + i);
+    const __m512 e = exp512(_mm512_sub_ps(_mm512_setzero_ps(), g));
+    _mm512_mask_storeu_ps(out + i, m, _mm512_mul_ps(_mm512_div_ps(g, _mm512_add_ps(one, e)), _mm512_maskz_loadu_ps(m, up + i)));
+  }
+}
+
 // ---- Packed activations for the 32-element types: two blocks per 512-bit vector ----
 // A Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
 // vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
@@ -521,6 +557,10 @@ class Avx512VnniKernels final : public MatKernels {
   }
   bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
   void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const override { packQ8_0Row(q8Row, k, out); }
+  bool siluMul(const float* gate, const float* up, float* out, size_t n) const override {
+    siluMul512(gate, up, out, n);
+    return true;
+  }
   bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const override {
     if (act == DType::Q8_0) {
       quantizeQ8_0Row(x, k, reinterpret_cast<BlockQ8_0*>(out));
