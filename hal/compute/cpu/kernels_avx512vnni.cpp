@@ -296,6 +296,63 @@ void siluMul512(const float* gate, const float* up, float* out, size_t n) {
   }
 }
 
+// ---- Attention over the F16 KV cache ----
+
+inline __m512 loadF16x16(const uint16_t* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
+// One (token, head) pair at a time, as the AVX2 kernel, with the query and the output row in NV registers of 16
+// and the softmax's exponentials 16 at a time.
+template <int NV>
+void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
+  constexpr size_t D = 16 * NV;
+  const size_t group = a.heads / a.kvHeads;
+  for (size_t i = i0; i < i1; ++i) {
+    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
+    const float* qp = a.q + t * a.qStride + h * D;
+    const uint16_t* kHead = a.k + kvh * a.capacity * D;
+    const uint16_t* vHead = a.v + kvh * a.capacity * D;
+    const size_t len = a.pos0 + t + 1;  // causal
+    __m512 q[NV];
+    for (int v = 0; v < NV; ++v) q[v] = _mm512_mul_ps(_mm512_loadu_ps(qp + 16 * v), _mm512_set1_ps(a.scale));
+    float max = -__builtin_inff();
+    for (size_t j = 0; j < len; ++j) {
+      const uint16_t* kr = kHead + j * D;
+      __m512 acc = _mm512_mul_ps(q[0], loadF16x16(kr));
+      for (int v = 1; v < NV; ++v) acc = _mm512_fmadd_ps(q[v], loadF16x16(kr + 16 * v), acc);
+      const float sc = _mm512_reduce_add_ps(acc);
+      scores[j] = sc;
+      max = sc > max ? sc : max;
+    }
+    const __m512 vmax = _mm512_set1_ps(max);
+    __m512 vsum = _mm512_setzero_ps();
+    size_t j = 0;
+    for (; j + 16 <= len; j += 16) {
+      const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(scores + j), vmax));
+      _mm512_storeu_ps(scores + j, e);
+      vsum = _mm512_add_ps(vsum, e);
+    }
+    if (j < len) {
+      const __mmask16 m = static_cast<__mmask16>((1u << (len - j)) - 1);
+      const __m512 e = exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, scores + j), vmax));
+      _mm512_mask_storeu_ps(scores + j, m, e);
+      vsum = _mm512_add_ps(vsum, _mm512_maskz_mov_ps(m, e));
+    }
+    // Σ p_j v_j (rows of V are contiguous: stream them once).
+    __m512 o[NV];
+    for (int v = 0; v < NV; ++v) o[v] = _mm512_setzero_ps();
+    for (j = 0; j < len; ++j) {
+      const __m512 pj = _mm512_set1_ps(scores[j]);
+      const uint16_t* vr = vHead + j * D;
+      for (int v = 0; v < NV; ++v) o[v] = _mm512_fmadd_ps(pj, loadF16x16(vr + 16 * v), o[v]);
+    }
+    const __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(vsum));
+    float* out = a.out + t * a.outStride + h * D;
+    for (int v = 0; v < NV; ++v) _mm512_storeu_ps(out + 16 * v, _mm512_mul_ps(o[v], inv));
+  }
+}
+
 // ---- Packed activations for the 32-element types: two blocks per 512-bit vector ----
 // A Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
 // vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
@@ -557,6 +614,16 @@ class Avx512VnniKernels final : public MatKernels {
   }
   bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
   void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const override { packQ8_0Row(q8Row, k, out); }
+  bool hasAttention() const override { return true; }
+  void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
+    switch (t.headDim) {  // the head sizes of the supported models; anything else takes the AVX2 kernel
+      case 16: attention512<1>(t, i0, i1, scores); break;
+      case 32: attention512<2>(t, i0, i1, scores); break;
+      case 64: attention512<4>(t, i0, i1, scores); break;
+      case 128: attention512<8>(t, i0, i1, scores); break;
+      default: avx2Kernels()->attention(t, i0, i1, scores); break;
+    }
+  }
   bool siluMul(const float* gate, const float* up, float* out, size_t n) const override {
     siluMul512(gate, up, out, n);
     return true;
