@@ -121,10 +121,10 @@ class CpuBackend final : public ComputeBackend {
     }
     std::byte* xq = compute::alignedScratch(first.scratch);
     const size_t xqStride = compute::activationRowStride(first.wType, first.k);
-    // The packed copy (after the quantized rows) when one kernel set takes it for every member. Prefill only: a
-    // decode reads each weight byte once, and the kernels' row streams are faster on the plain blocks there.
+    // The packed copy (after the quantized rows) when one kernel set takes it for every member; the kernels decide
+    // per type and row count whether they use it.
     const MatKernels* packer = kernels_.forType(first.wType);
-    size_t xpStride = first.m > 1 ? compute::packedActivationRowStride(first.wType, first.k) : 0;
+    size_t xpStride = compute::packedActivationRowStride(first.wType, first.k);
     for (const MatmulArgs& a : group) {
       if (packer == nullptr || kernels_.forType(a.wType) != packer || !packer->packs(a.wType)) xpStride = 0;
     }
