@@ -28,7 +28,7 @@ struct Shape {
   size_t k, n;  // W is n rows of k (input k, output n)
 };
 constexpr Shape kShapes[] = {{576, 1536}, {1536, 576}, {576, 49152}, {2048, 8192}};
-constexpr DType kTypes[] = {DType::Q4_0, DType::Q8_0, DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::F16,
+constexpr DType kTypes[] = {DType::Q4_0, DType::Q5_0, DType::Q8_0, DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::F16,
                             DType::BF16, DType::F32};
 
 // Copies of one quantized weight matrix, made once per (type, shape) and shared by the benchmarks.

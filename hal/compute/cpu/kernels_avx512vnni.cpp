@@ -383,6 +383,38 @@ void packQ8_0Row(const std::byte* q8Row, size_t k, std::byte* out) {
   }
 }
 
+// Signed levels of two consecutive blocks in one vector (elements of a, then of b).
+template <typename Block, typename Levels>
+inline __m512i pairLevels(const Block& a, const Block& b, Levels levels) {
+  return join(levels(a), levels(b));
+}
+
+// The nibbles of two 4-bit blocks unpacked together: the 128-bit lanes [a.qs, a.qs, b.qs, b.qs], the odd lanes
+// shifted down by 4, then masked: low nibbles are elements 0..15 and high nibbles 16..31 of each block.
+inline __m512i pairNibbles(const uint8_t* qa, const uint8_t* qb) {
+  const __m512i v = _mm512_castsi256_si512(_mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(qb),
+                                                               reinterpret_cast<const __m128i*>(qa)));
+  const __m512i lanes = _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(1, 1, 0, 0));
+  constexpr int k4 = 0x00040004;  // two 16-bit shift counts of 4
+  const __m512i shift = _mm512_set_epi32(k4, k4, k4, k4, 0, 0, 0, 0, k4, k4, k4, k4, 0, 0, 0, 0);  // lanes 1 and 3
+  return _mm512_and_si512(_mm512_srlv_epi16(lanes, shift), _mm512_set1_epi8(0x0F));
+}
+
+template <typename Levels>
+inline __m512i pairLevels(const BlockQ4_0& a, const BlockQ4_0& b, Levels) {
+  return _mm512_sub_epi8(pairNibbles(a.qs, b.qs), _mm512_set1_epi8(8));
+}
+
+template <typename Levels>
+inline __m512i pairLevels(const BlockQ5_0& a, const BlockQ5_0& b, Levels) {
+  uint32_t ha, hb;
+  std::memcpy(&ha, a.qh, sizeof ha);
+  std::memcpy(&hb, b.qh, sizeof hb);
+  const __mmask64 fifth = static_cast<__mmask64>(ha) | (static_cast<__mmask64>(hb) << 32);
+  const __m512i q = _mm512_or_si512(pairNibbles(a.qs, b.qs), _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
+  return _mm512_sub_epi8(q, _mm512_set1_epi8(16));
+}
+
 // Weight blocks 2j and 2j+1 of one row, ready for every activation of a tile.
 struct WeightPair {
   __m512i lv;    // signed levels
@@ -391,7 +423,7 @@ struct WeightPair {
 
   template <typename Block, typename Levels>
   WeightPair(const Block& a, const Block& b, Levels levels) {
-    lv = join(levels(a), levels(b));
+    lv = pairLevels(a, b, levels);
     corr = _mm512_sub_epi32(_mm512_setzero_si512(),
                             _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(0x80)), lv));
     const __m256i h = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16(static_cast<short>(a.d))),
