@@ -99,6 +99,13 @@ size_t rowGrain(size_t n, size_t m, unsigned threads) {
   return std::max(minRows, target);
 }
 
+// Items per chunk for a light element-wise op over `items` of `perItem` floats: chunks of at least `minItems`,
+// and no split at all below about 32K floats (a few µs of work), where a pool run costs more than it saves.
+size_t lightGrain(size_t perItem, size_t minItems) {
+  constexpr size_t kMinParallelFloats = 32768;
+  return std::max(minItems, (kMinParallelFloats + perItem - 1) / std::max<size_t>(perItem, 1));
+}
+
 class CpuBackend final : public ComputeBackend {
  public:
   CpuBackend() : ComputeBackend("cpu"), kernels_(kernelChoice()) {}
@@ -130,7 +137,7 @@ class CpuBackend final : public ComputeBackend {
     }
     std::byte* xp = xpStride != 0 ? xq + first.m * xqStride : nullptr;
     if (xqStride != 0) {
-      pool.parallelFor(first.m, 4, [&](size_t r0, size_t r1, unsigned) {
+      pool.parallelFor(first.m, lightGrain(first.k, 4), [&](size_t r0, size_t r1, unsigned) {
         for (size_t r = r0; r < r1; ++r) {
           if (packer == nullptr || !packer->quantizeRow(xType, first.x + r * first.xStride, first.k, xq + r * xqStride)) {
             compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r, r + 1);
@@ -181,10 +188,14 @@ class CpuBackend final : public ComputeBackend {
     });
   }
   void doRmsNorm(ThreadPool& pool, const RmsNormArgs& a) override {
-    pool.parallelFor(a.rows, 8, [&](size_t r0, size_t r1, unsigned) { compute::ref::rmsNormRows(a, r0, r1); });
+    pool.parallelFor(a.rows, lightGrain(a.cols, 8), [&](size_t r0, size_t r1, unsigned) {
+      compute::ref::rmsNormRows(a, r0, r1);
+    });
   }
   void doRope(ThreadPool& pool, const RopeArgs& a) override {
-    pool.parallelFor(a.tokens, 8, [&](size_t t0, size_t t1, unsigned) { compute::ref::ropeTokens(a, t0, t1); });
+    pool.parallelFor(a.tokens, lightGrain(a.heads * a.headDim, 8), [&](size_t t0, size_t t1, unsigned) {
+      compute::ref::ropeTokens(a, t0, t1);
+    });
   }
   void doSoftmax(ThreadPool& pool, const SoftmaxArgs& a) override {
     pool.parallelFor(a.rows, 8, [&](size_t r0, size_t r1, unsigned) { compute::ref::softmaxRows(a, r0, r1); });
@@ -192,14 +203,14 @@ class CpuBackend final : public ComputeBackend {
   void doSiluMul(ThreadPool& pool, std::span<const float> gate, std::span<const float> up,
                  std::span<float> out) override {
     const MatKernels* k = kernels_.elementwise;
-    pool.parallelFor(out.size(), 4096, [&](size_t i0, size_t i1, unsigned) {
+    pool.parallelFor(out.size(), lightGrain(1, 4096), [&](size_t i0, size_t i1, unsigned) {
       if (k == nullptr || !k->siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0)) {
         compute::ref::siluMul(gate.data() + i0, up.data() + i0, out.data() + i0, i1 - i0);
       }
     });
   }
   void doAdd(ThreadPool& pool, std::span<const float> a, std::span<const float> b, std::span<float> out) override {
-    pool.parallelFor(out.size(), 16384, [&](size_t i0, size_t i1, unsigned) {
+    pool.parallelFor(out.size(), lightGrain(1, 16384), [&](size_t i0, size_t i1, unsigned) {
       compute::ref::add(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0);
     });
   }
@@ -213,7 +224,9 @@ class CpuBackend final : public ComputeBackend {
     for (float& v : x) v *= s;
   }
   void doStoreKv(ThreadPool& pool, const StoreKvArgs& a) override {
-    pool.parallelFor(a.tokens, 4, [&](size_t t0, size_t t1, unsigned) { compute::ref::storeKvTokens(a, t0, t1); });
+    pool.parallelFor(a.tokens, lightGrain(2 * a.cache.kvHeads * a.cache.headDim, 4), [&](size_t t0, size_t t1, unsigned) {
+      compute::ref::storeKvTokens(a, t0, t1);
+    });
   }
   void doAttention(ThreadPool& pool, const AttentionArgs& a) override {
     const size_t per = compute::alignUp(a.kvLen, 16);
