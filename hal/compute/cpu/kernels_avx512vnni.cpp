@@ -224,7 +224,8 @@ void quantizeQ8_0Row(const float* x, size_t k, BlockQ8_0* y) {
     const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
     const float d = amax / 127;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
-    y[i].d = static_cast<uint16_t>(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    // _mm_cvtps_ph, not _cvtss_sh: clang's _cvtss_sh macro expands to a compound literal (-Wc99-extensions).
+    y[i].d = static_cast<uint16_t>(_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(d), _MM_FROUND_TO_NEAREST_INT), 0));
     const __m512 vid = _mm512_set1_ps(id);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y[i].qs), _mm512_cvtepi32_epi8(roundAway(_mm512_mul_ps(a, vid))));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y[i].qs + 16), _mm512_cvtepi32_epi8(roundAway(_mm512_mul_ps(b, vid))));
