@@ -359,8 +359,7 @@ void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
 // vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
 // levels w (signed), vpdpbusd then gives Σ (y + 128)·w, and starting it from −128·Σw (computed once per weight
 // block, shared by every activation of a tile) leaves Σ y·w exactly. Per weight × activation pair and 64 elements
-// that is one vpdpbusd, one conversion, one multiply and one FMA, where the abs/sign form needs twice the
-// instructions for 32.
+// that is one vpdpbusd and two FMAs (see WeightPair), where the abs/sign form needs twice the instructions for 32.
 
 inline __m512i join(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
 
@@ -416,24 +415,33 @@ inline __m512i pairLevels(const BlockQ5_0& a, const BlockQ5_0& b, Levels) {
   return _mm512_sub_epi8(q, _mm512_set1_epi8(16));
 }
 
-// Weight blocks 2j and 2j+1 of one row, ready for every activation of a tile.
+constexpr int32_t kMagicBits = 0x4B400000;  // the float 2^23·1.5
+constexpr float kMagic = 12582912.0f;
+
+// Weight blocks 2j and 2j+1 of one row, ready for every activation of a tile. vpdpbusd starts from
+// 2^23·1.5 − 128·Σw, so each lane ends as 2^23·1.5 + Σ y·w; |Σ y·w| ≤ 4·128·127 < 2^22, so those bits read as a
+// float are exactly 2^23·1.5 + Σ y·w, and fma(bits, d, −2^23·1.5·d) (exact: d has 11 significant bits) gives
+// round(d·Σ y·w) with no conversion. Port 0, the only one that runs vpdpbusd and the conversion, was the bound:
+// per pair this leaves vpdpbusd, its start copy and two FMAs, against copy, vpdpbusd, conversion, multiply, FMA.
 struct WeightPair {
-  __m512i lv;    // signed levels
-  __m512i corr;  // −128·Σw per int32 lane
-  __m512 d;      // the two blocks' scales, ×8 each
+  __m512i lv;     // signed levels
+  __m512i start;  // 2^23·1.5 − 128·Σw per int32 lane
+  __m512 d;       // the two blocks' scales, ×8 each
+  __m512 magicD;  // −2^23·1.5·d
 
   template <typename Block, typename Levels>
   WeightPair(const Block& a, const Block& b, Levels levels) {
     lv = pairLevels(a, b, levels);
-    corr = _mm512_sub_epi32(_mm512_setzero_si512(),
-                            _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(0x80)), lv));
+    start = _mm512_sub_epi32(_mm512_set1_epi32(kMagicBits),
+                             _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(0x80)), lv));
     const __m256i h = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16(static_cast<short>(a.d))),
                                               _mm_set1_epi16(static_cast<short>(b.d)), 1);
     d = _mm512_cvtph_ps(h);
+    magicD = _mm512_mul_ps(d, _mm512_set1_ps(-kMagic));
   }
   void dot(const PackedPair& y, __m512& acc) const {
-    const __m512i s = _mm512_dpbusd_epi32(corr, _mm512_loadu_si512(y.yu), lv);
-    acc = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), _mm512_mul_ps(d, _mm512_loadu_ps(y.d)), acc);
+    const __m512i s = _mm512_dpbusd_epi32(start, _mm512_loadu_si512(y.yu), lv);
+    acc = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(s), d, magicD), _mm512_loadu_ps(y.d), acc);
   }
 };
 
