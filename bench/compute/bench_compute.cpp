@@ -149,12 +149,16 @@ std::vector<sotto::bench::Comparison> registerAll() {
       cmp.push_back({"matvec " + base + " cpu / stream read", cpu, stream});
       cmp.push_back({"matvec " + base + " cpu / cpu-ref", cpu, ref});
     }
-    // Prefill: 64 tokens against an FFN-up shape of Llama-3.2-1B and of SmolLM2-135M (whose activation rows stay in
-    // L1); weights are reused across rows, so this is compute-bound.
+    // Prefill: 64 tokens against an FFN-up shape of Llama-3.2-1B and of SmolLM2-135M; weights are reused across
+    // rows, so this is compute-bound. 20 tokens on the small shape: a user turn (the time-to-first-token case).
     for (const Shape pre : {Shape{2048, 8192}, Shape{576, 1536}}) {
       const std::string pcpu = "BM_Prefill_cpu/" + tn + "/" + shapeName(pre);
       benchmark::RegisterBenchmark(pcpu.c_str(), [t, pre](benchmark::State& st) { matmulBench(st, "cpu", t, pre); })
           ->ArgsProduct({{1, 2}, {64}})->ArgNames({"threads", "m"})->MinWarmUpTime(kWarmUpSeconds)->UseRealTime();
+      if (pre.k == 576) {
+        benchmark::RegisterBenchmark(pcpu.c_str(), [t, pre](benchmark::State& st) { matmulBench(st, "cpu", t, pre); })
+            ->ArgsProduct({{1, 2}, {20}})->ArgNames({"threads", "m"})->MinWarmUpTime(kWarmUpSeconds)->UseRealTime();
+      }
     }
   }
   return cmp;

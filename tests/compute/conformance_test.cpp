@@ -73,7 +73,9 @@ TEST_P(Conformance, MatmulEveryWeightTypeMatchesReference) {
     std::vector<Shape> shapes = {{1, 1, b, false},  {1, 37, 3 * b, false}, {1, 64, 2 * b, true},
                                  {3, 17, b, false}, {7, 33, 2 * b, true}, {16, 9, kquant ? size_t{256} : size_t{160}, false},
                                  // prefill tiles of 8 and 4 activations with row and activation tails
-                                 {21, 13, 4 * b, true}, {12, 6, 2 * b, false}};
+                                 {21, 13, 4 * b, true}, {12, 6, 2 * b, false},
+                                 // more activations than one prefill chunk, rows in groups of 16 and a tail
+                                 {130, 35, 2 * b, true}};
     if (block == 1) shapes.push_back({5, 11, 37, true});  // odd k: tails in the float kernels
     if (block == 1) shapes.push_back({1, 13, 1029, false});
     for (const Shape& s : shapes) {

@@ -22,8 +22,8 @@ struct MatTile {
   size_t m = 0, k = 0;
   float* y = nullptr;
   size_t yStride = 0;  // floats
-  const std::byte* xp = nullptr;  // the rows packed by packActivations, or null: use xq
-  size_t xpStride = 0;
+  const std::byte* xp = nullptr;  // the activations packed by packActivations, or null: use xq
+  size_t xpStride = 0;            // packedActivationRowStride (the layout is the kernel set's)
 };
 
 // Query (token, head) pairs [i0, i1) of causal attention over an F16 KV cache (the fields of hal::AttentionArgs,
@@ -44,10 +44,13 @@ class MatKernels {
   virtual const char* isa() const = 0;
   virtual bool has(DType weight) const = 0;
   virtual void mulTile(DType weight, const MatTile& tile) const = 0;  // only for types has() accepts
-  // Whether mulTile can use activation rows that packActivations rewrote from their Q8_0 blocks (k % 64 == 0) into
-  // packedActivationRowStride(weight, k) bytes (a layout of the kernel set's choosing).
+  // Whether mulTile can use activations that packActivations rewrote from their Q8_0 blocks (k % 64 == 0) into
+  // m × packedActivationRowStride(weight, k) bytes at xp, one row (of m) per call, in a layout of the kernel set's
+  // choosing: it may depend on m, and is the same for every weight type packs() accepts.
   virtual bool packs(DType weight) const { return (void)weight, false; }
-  virtual void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const { (void)q8Row, (void)k, (void)out; }
+  virtual void packActivations(const std::byte* q8Row, size_t k, size_t m, size_t row, std::byte* xp) const {
+    (void)q8Row, (void)k, (void)m, (void)row, (void)xp;
+  }
   // Quantizes one activation row of k floats to `act` (Q8_0 or Q8_K) with exactly the reference's bytes; false
   // when this set has no such routine (the caller then uses the reference).
   virtual bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const {

@@ -354,11 +354,11 @@ void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
   }
 }
 
-// ---- Packed activations for the 32-element types: two blocks per 512-bit vector ----
-// A Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
+// ---- Decode of the 32-element types: packed activations, two blocks per 512-bit vector ----
+// For decode (one activation row) a Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
 // vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
 // levels w (signed), vpdpbusd then gives Σ (y + 128)·w, and starting it from −128·Σw (computed once per weight
-// block, shared by every activation of a tile) leaves Σ y·w exactly. Per weight × activation pair and 64 elements
+// block) leaves Σ y·w exactly. Per weight × activation pair and 64 elements
 // that is one vpdpbusd and two FMAs (see WeightPair), where the abs/sign form needs twice the instructions for 32.
 
 inline __m512i join(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
@@ -445,8 +445,8 @@ struct WeightPair {
   }
 };
 
-// R weight rows × C packed activation rows. Every (row, activation) pair gets the same arithmetic whatever R and C
-// are, so a result does not depend on the tile that computed it or on how rows are shared out between threads.
+// R weight rows × C packed activation rows (decode: C = 1). Every (row, activation) pair gets the same arithmetic
+// whatever R is, so a result does not depend on how rows are shared out between threads.
 template <typename Block, int R, int C, typename Levels>
 void pairTile(const MatTile& t, size_t r, size_t i, Levels levels) {
   const size_t pairs = t.k / 64;
@@ -475,29 +475,143 @@ void pairTile(const MatTile& t, size_t r, size_t i, Levels levels) {
   }
 }
 
-// Prefill: 2 rows × 8 activations per tile (16 accumulators), then 4 and single activations. Decode: 4 rows at a
-// time (used for the 4- and 5-bit types: 135M Q4_0 tg64 +8 % over gemv4 in alternated runs; Q8_0 keeps gemv4,
-// where this measured no better).
+// ---- Prefill: 16 weight rows per vector, activations broadcast ----
+// The pair tile above spends a copy and two FMAs on every vpdpbusd, and port 0 runs both vpdpbusd and half the
+// FMAs. Here each int32 lane is a different weight row: per 16 rows and 32 elements, the rows' levels are
+// transposed once into eight vectors of 4 bytes × 16 rows (unsigned: + 128, or the nibbles as stored), and every
+// activation block then costs eight vpdpbusd with its 4-byte groups broadcast from memory, one start load and two
+// FMAs, so vpdpbusd is most of what port 0 runs. The transposition is paid once per 16 rows, block and chunk of
+// activations. Packed activation block (64 bytes): its Q8_0 levels, scale, and the vpdpbusd start values for
+// each weight type's level offset, so a lane ends as 2^23·1.5 + Σ y·w (see WeightPair for why that is exact).
+struct PrefillBlock {
+  int8_t qs[32];
+  float d;
+  float negMagicD;   // −2^23·1.5·d
+  int32_t start[3];  // 2^23·1.5 − o·Σqs for o = 8 (Q4_0), 16 (Q5_0), 128 (Q8_0)
+  int32_t pad[3];
+};
+static_assert(sizeof(PrefillBlock) == 64);
+
+// Row `row` of m, stored block-major (block b of every activation, then block b + 1): the tile reads one block
+// of consecutive activations after another. Row-major, activations 2k bytes apart all fell in the same L1 sets.
+void packPrefillRow(const std::byte* q8Row, size_t k, size_t m, size_t row, std::byte* xp) {
+  const auto* y = reinterpret_cast<const BlockQ8_0*>(q8Row);
+  auto* p = reinterpret_cast<PrefillBlock*>(xp) + row;
+  for (size_t b = 0; b < k / 32; ++b, p += m) {
+    const __m256i q = load(y[b].qs);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p->qs), q);
+    // Σqs: the levels against ones, as vpdpbusd would see them.
+    const __m256i s8 = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(1), q);
+    const __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(s8), _mm256_extracti128_si256(s8, 1));
+    const __m128i s2 = _mm_add_epi32(s4, _mm_unpackhi_epi64(s4, s4));
+    const int32_t sum = _mm_cvtsi128_si32(_mm_add_epi32(s2, _mm_shuffle_epi32(s2, 1)));
+    p->d = h2f(y[b].d);
+    p->negMagicD = -kMagic * p->d;
+    p->start[0] = kMagicBits - 8 * sum;
+    p->start[1] = kMagicBits - 16 * sum;
+    p->start[2] = kMagicBits - 128 * sum;
+    p->pad[0] = p->pad[1] = p->pad[2] = 0;
+  }
+}
+
+// Unsigned levels of two rows' blocks in one vector: row a's 32 elements, then row b's.
+inline __m512i unsignedPair(const BlockQ8_0& a, const BlockQ8_0& b) {
+  return _mm512_xor_si512(join(load(a.qs), load(b.qs)), _mm512_set1_epi8(static_cast<char>(0x80)));
+}
+inline __m512i unsignedPair(const BlockQ4_0& a, const BlockQ4_0& b) { return pairNibbles(a.qs, b.qs); }
+inline __m512i unsignedPair(const BlockQ5_0& a, const BlockQ5_0& b) {
+  uint32_t ha, hb;
+  std::memcpy(&ha, a.qh, sizeof ha);
+  std::memcpy(&hb, b.qh, sizeof hb);
+  const __mmask64 fifth = static_cast<__mmask64>(ha) | (static_cast<__mmask64>(hb) << 32);
+  return _mm512_or_si512(pairNibbles(a.qs, b.qs), _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
+}
+template <typename Block> constexpr int kStartIndex = 2;  // Q8_0: + 128
+template <> constexpr int kStartIndex<BlockQ4_0> = 0;
+template <> constexpr int kStartIndex<BlockQ5_0> = 1;
+
+// w[g], lane r: elements 4g..4g+3 of row r's block (16 rows × 8 four-byte groups transposed: 24 shuffles). The
+// pairs hold rows (0,4) (1,5) (2,6) (3,7) (8,12) ... so that the lanes come out in row order.
+template <typename Block>
+inline void transposeRows(const Block* const* rows, size_t b, __m512i w[8]) {
+  __m512i x[4], y[4];
+  for (int h = 0; h < 2; ++h) {
+    __m512i z[4];
+    for (int p = 0; p < 4; ++p) z[p] = unsignedPair(rows[8 * h + p][b], rows[8 * h + p + 4][b]);
+    const __m512i a = _mm512_unpacklo_epi32(z[0], z[1]), bb = _mm512_unpackhi_epi32(z[0], z[1]);
+    const __m512i c = _mm512_unpacklo_epi32(z[2], z[3]), d = _mm512_unpackhi_epi32(z[2], z[3]);
+    __m512i* o = h == 0 ? x : y;
+    o[0] = _mm512_unpacklo_epi64(a, c);   // groups 0 and 4
+    o[1] = _mm512_unpackhi_epi64(a, c);   // 1 and 5
+    o[2] = _mm512_unpacklo_epi64(bb, d);  // 2 and 6
+    o[3] = _mm512_unpackhi_epi64(bb, d);  // 3 and 7
+  }
+  for (int g = 0; g < 4; ++g) {
+    w[g] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(2, 0, 2, 0));
+    w[g + 4] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(3, 1, 3, 1));
+  }
+}
+
+constexpr size_t kPrefillChunk = 128;  // activations per pass over a row group's weights (8 KiB of sums on the stack)
+
+template <typename Block>
+void prefillTile(const MatTile& t) {
+  const size_t nb = t.k / 32, m = t.m;
+  const auto* xp = reinterpret_cast<const PrefillBlock*>(t.xp);
+  alignas(64) float acc[kPrefillChunk][16];  // the chunk's sums, written to Y once per row group
+  for (size_t r0 = t.n0; r0 < t.n1; r0 += 16) {
+    // A short last group repeats its last row (reads stay inside the matrix) and stores only its own lanes: the
+    // other rows belong to another thread.
+    const size_t rows = t.n1 - r0 < 16 ? t.n1 - r0 : 16;
+    const __mmask16 mask = static_cast<__mmask16>((1u << rows) - 1);
+    const Block* rp[16];
+    alignas(64) int32_t off[16];
+    for (size_t i = 0; i < 16; ++i) {
+      const size_t r = i < rows ? i : rows - 1;
+      rp[i] = reinterpret_cast<const Block*>(t.w + (r0 + r) * t.wRowBytes);
+      off[i] = static_cast<int32_t>(r * t.wRowBytes);
+    }
+    const __m512i rowOff = _mm512_load_si512(off);
+    const std::byte* base = t.w + r0 * t.wRowBytes;
+    for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
+      const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
+      for (size_t b = 0; b < nb; ++b) {
+        __m512i w[8];
+        transposeRows(rp, b, w);
+        // The 16 rows' scales (the f16 at the start of each block; the gather reads 4 bytes, inside the block).
+        const __m512i dh = _mm512_i32gather_epi32(rowOff, base + b * sizeof(Block), 1);
+        const __m512 dw = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(dh));
+        const PrefillBlock* yb = xp + b * m + c0;
+        const bool first = b == 0;
+        for (size_t c = 0; c < n; ++c) {
+          const PrefillBlock& y = yb[c];
+          __m512i s = _mm512_set1_epi32(y.start[kStartIndex<Block>]);
+          for (int g = 0; g < 8; ++g) {
+            int32_t q;
+            std::memcpy(&q, y.qs + 4 * g, sizeof q);
+            s = _mm512_dpbusd_epi32(s, w[g], _mm512_set1_epi32(q));
+          }
+          const __m512 v = _mm512_fmadd_ps(_mm512_castsi512_ps(s), _mm512_set1_ps(y.d), _mm512_set1_ps(y.negMagicD));
+          const __m512 prev = first ? _mm512_setzero_ps() : _mm512_load_ps(acc[c]);
+          _mm512_store_ps(acc[c], _mm512_fmadd_ps(v, dw, prev));
+        }
+      }
+      for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
+    }
+  }
+}
+
+// Decode: 4 rows at a time (used for the 4- and 5-bit types: 135M Q4_0 tg64 +8 % over gemv4 in alternated runs;
+// Q8_0 keeps gemv4, where this measured no better).
 template <typename Block, typename Levels>
 void tileLoopPacked(const MatTile& t, Levels levels) {
-  if (t.m == 1) {
-    size_t r = t.n0;
-    for (; r + 4 <= t.n1; r += 4) pairTile<Block, 4, 1>(t, r, 0, levels);
-    for (; r < t.n1; ++r) pairTile<Block, 1, 1>(t, r, 0, levels);
+  if (t.m > 1) {
+    prefillTile<Block>(t);
     return;
   }
   size_t r = t.n0;
-  for (; r + 2 <= t.n1; r += 2) {
-    size_t i = 0;
-    for (; i + 8 <= t.m; i += 8) pairTile<Block, 2, 8>(t, r, i, levels);
-    for (; i + 4 <= t.m; i += 4) pairTile<Block, 2, 4>(t, r, i, levels);
-    for (; i < t.m; ++i) pairTile<Block, 2, 1>(t, r, i, levels);
-  }
-  for (; r < t.n1; ++r) {
-    size_t i = 0;
-    for (; i + 8 <= t.m; i += 8) pairTile<Block, 1, 8>(t, r, i, levels);
-    for (; i < t.m; ++i) pairTile<Block, 1, 1>(t, r, i, levels);
-  }
+  for (; r + 4 <= t.n1; r += 4) pairTile<Block, 4, 1>(t, r, 0, levels);
+  for (; r < t.n1; ++r) pairTile<Block, 1, 1>(t, r, 0, levels);
 }
 
 // ---- K-quants (256-element super-blocks, Q8_K activations) ----
@@ -665,7 +779,9 @@ class Avx512VnniKernels final : public MatKernels {
     }
   }
   bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
-  void packActivations(const std::byte* q8Row, size_t k, std::byte* out) const override { packQ8_0Row(q8Row, k, out); }
+  void packActivations(const std::byte* q8Row, size_t k, size_t m, size_t row, std::byte* xp) const override {
+    if (m == 1) packQ8_0Row(q8Row, k, xp); else packPrefillRow(q8Row, k, m, row, xp);
+  }
   bool hasAttention() const override { return true; }
   void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
     switch (t.headDim) {  // the head sizes of the supported models; anything else takes the AVX2 kernel
