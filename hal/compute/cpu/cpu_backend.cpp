@@ -93,11 +93,12 @@ bool cpuSupports(ComputeOp op, DType type) {
 }
 
 // Rows per work chunk: enough chunks for dynamic balancing, big enough that the pool's atomic is not contended.
-// Prefill chunks are whole multiples of 16 rows: the AVX-512 prefill tile computes 16 rows at a time, so a chunk
-// of 36 rows cost as much as 48 (a 20-token prefill of SmolLM2-135M spent 43 % of its samples waiting in the pool).
+// Prefill chunks are whole multiples of 32 rows: the AVX-512 prefill tile computes 32 rows at a time (16 when
+// fewer are left, at the cost of 16), so a chunk of 36 rows cost as much as 48 (a 20-token prefill of
+// SmolLM2-135M spent 43 % of its samples waiting in the pool).
 size_t rowGrain(size_t n, size_t m, unsigned threads) {
   const size_t target = threads == 1 ? n : n / (static_cast<size_t>(threads) * 8);
-  if (m > 1) return (std::max<size_t>(16, target) + 15) / 16 * 16;
+  if (m > 1) return std::max<size_t>(32, (target + 16) / 32 * 32);
   return std::max<size_t>(16, target);
 }
 

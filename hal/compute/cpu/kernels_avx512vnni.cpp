@@ -554,51 +554,77 @@ inline void transposeRows(const Block* const* rows, size_t b, __m512i w[8]) {
 
 constexpr size_t kPrefillChunk = 128;  // activations per pass over a row group's weights (8 KiB of sums on the stack)
 
-template <typename Block>
-void prefillTile(const MatTile& t) {
+// G × 16 rows [r0, r0 + rows) against every activation. With G = 2 each broadcast activation group feeds two
+// vpdpbusd and the start, scale and loop costs are shared: the activation loop measured 1.7 → 2.2–2.5 G vpdpbusd/s
+// (L1-resident microbenchmark). Every (row, activation) pair gets the same arithmetic whatever G is.
+template <typename Block, int G>
+void prefillRows(const MatTile& t, size_t r0, size_t rows) {
+  constexpr int R = 16 * G;
   const size_t nb = t.k / 32, m = t.m;
   const auto* xp = reinterpret_cast<const PrefillBlock*>(t.xp);
-  alignas(64) float acc[kPrefillChunk][16];  // the chunk's sums, written to Y once per row group
-  for (size_t r0 = t.n0; r0 < t.n1; r0 += 16) {
-    // A short last group repeats its last row (reads stay inside the matrix) and stores only its own lanes: the
-    // other rows belong to another thread.
-    const size_t rows = t.n1 - r0 < 16 ? t.n1 - r0 : 16;
-    const __mmask16 mask = static_cast<__mmask16>((1u << rows) - 1);
-    const Block* rp[16];
-    alignas(64) int32_t off[16];
-    for (size_t i = 0; i < 16; ++i) {
-      const size_t r = i < rows ? i : rows - 1;
-      rp[i] = reinterpret_cast<const Block*>(t.w + (r0 + r) * t.wRowBytes);
-      off[i] = static_cast<int32_t>(r * t.wRowBytes);
-    }
-    const __m512i rowOff = _mm512_load_si512(off);
-    const std::byte* base = t.w + r0 * t.wRowBytes;
-    for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
-      const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
-      for (size_t b = 0; b < nb; ++b) {
-        __m512i w[8];
-        transposeRows(rp, b, w);
-        // The 16 rows' scales (the f16 at the start of each block; the gather reads 4 bytes, inside the block).
-        const __m512i dh = _mm512_i32gather_epi32(rowOff, base + b * sizeof(Block), 1);
-        const __m512 dw = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(dh));
-        const PrefillBlock* yb = xp + b * m + c0;
-        const bool first = b == 0;
-        for (size_t c = 0; c < n; ++c) {
-          const PrefillBlock& y = yb[c];
-          __m512i s = _mm512_set1_epi32(y.start[kStartIndex<Block>]);
-          for (int g = 0; g < 8; ++g) {
-            int32_t q;
-            std::memcpy(&q, y.qs + 4 * g, sizeof q);
-            s = _mm512_dpbusd_epi32(s, w[g], _mm512_set1_epi32(q));
-          }
-          const __m512 v = _mm512_fmadd_ps(_mm512_castsi512_ps(s), _mm512_set1_ps(y.d), _mm512_set1_ps(y.negMagicD));
-          const __m512 prev = first ? _mm512_setzero_ps() : _mm512_load_ps(acc[c]);
-          _mm512_store_ps(acc[c], _mm512_fmadd_ps(v, dw, prev));
+  alignas(64) float acc[kPrefillChunk][R];  // the chunk's sums, written to Y once per row group
+  // A short group repeats its last row (reads stay inside the matrix) and stores only its own lanes: the other
+  // rows belong to another thread.
+  const Block* rp[R];
+  alignas(64) int32_t off[R];
+  __mmask16 mask[G];
+  for (int i = 0; i < R; ++i) {
+    const size_t r = static_cast<size_t>(i) < rows ? static_cast<size_t>(i) : rows - 1;
+    rp[i] = reinterpret_cast<const Block*>(t.w + (r0 + r) * t.wRowBytes);
+    off[i] = static_cast<int32_t>(r * t.wRowBytes);
+  }
+  __m512i rowOff[G];
+  for (int k = 0; k < G; ++k) {
+    const size_t lo = 16 * static_cast<size_t>(k), here = rows > lo ? rows - lo : 0;
+    mask[k] = here >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << here) - 1);
+    rowOff[k] = _mm512_load_si512(off + 16 * k);
+  }
+  const std::byte* base = t.w + r0 * t.wRowBytes;
+  for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
+    const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
+    for (size_t b = 0; b < nb; ++b) {
+      __m512i w[G][8];
+      __m512 dw[G];
+      for (int k = 0; k < G; ++k) {
+        transposeRows(rp + 16 * k, b, w[k]);
+        // The rows' scales: the f16 at the start of each block (the gather reads 4 bytes, inside the block).
+        const __m512i dh = _mm512_i32gather_epi32(rowOff[k], base + b * sizeof(Block), 1);
+        dw[k] = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(dh));
+      }
+      const PrefillBlock* yb = xp + b * m + c0;
+      const bool first = b == 0;
+      for (size_t c = 0; c < n; ++c) {
+        const PrefillBlock& y = yb[c];
+        const __m512i start = _mm512_set1_epi32(y.start[kStartIndex<Block>]);
+        __m512i s[G];
+        for (int k = 0; k < G; ++k) s[k] = start;
+        for (int g = 0; g < 8; ++g) {
+          int32_t q;
+          std::memcpy(&q, y.qs + 4 * g, sizeof q);
+          const __m512i yq = _mm512_set1_epi32(q);
+          for (int k = 0; k < G; ++k) s[k] = _mm512_dpbusd_epi32(s[k], w[k][g], yq);
+        }
+        const __m512 d = _mm512_set1_ps(y.d), negMagicD = _mm512_set1_ps(y.negMagicD);
+        for (int k = 0; k < G; ++k) {
+          const __m512 v = _mm512_fmadd_ps(_mm512_castsi512_ps(s[k]), d, negMagicD);
+          const __m512 prev = first ? _mm512_setzero_ps() : _mm512_load_ps(acc[c] + 16 * k);
+          _mm512_store_ps(acc[c] + 16 * k, _mm512_fmadd_ps(v, dw[k], prev));
         }
       }
-      for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
+    }
+    for (size_t c = 0; c < n; ++c) {
+      for (int k = 0; k < G; ++k) {
+        _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0 + 16 * k, mask[k], _mm512_load_ps(acc[c] + 16 * k));
+      }
     }
   }
+}
+
+template <typename Block>
+void prefillTile(const MatTile& t) {
+  size_t r0 = t.n0;
+  for (; r0 + 32 <= t.n1; r0 += 32) prefillRows<Block, 2>(t, r0, 32);
+  for (; r0 < t.n1; r0 += 16) prefillRows<Block, 1>(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
 }
 
 // Decode: 4 rows at a time (used for the 4- and 5-bit types: 135M Q4_0 tg64 +8 % over gemv4 in alternated runs;
