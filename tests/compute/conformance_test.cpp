@@ -347,7 +347,8 @@ TEST_P(Conformance, StoreKvAndAttentionWithGqaAndCausalPrefill) {
     size_t heads, kvHeads, headDim, capacity, pos0, tokens;
   };
   for (const Case c : {Case{4, 4, 32, 16, 0, 1}, Case{8, 2, 64, 40, 0, 7}, Case{6, 3, 16, 64, 21, 5},
-                       Case{9, 3, 64, 50, 33, 1}, Case{4, 2, 64, 700, 600, 3}}) {  // last: a long history
+                       Case{9, 3, 64, 50, 33, 1}, Case{4, 2, 128, 48, 19, 3},
+                       Case{4, 2, 64, 700, 600, 3}}) {  // last: a long history
     const size_t kvDim = c.kvHeads * c.headDim;
     std::vector<uint16_t> ke(c.kvHeads * c.capacity * c.headDim, 0), ve = ke;
     // History before pos0, then the new tokens: both stored through storeKv.

@@ -303,6 +303,27 @@ inline __m512 loadF16x16(const uint16_t* p) {
   return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
 
+// Lane u = the sum of the 16 lanes of x[u]: a reduction tree that halves the vector count at every level (45
+// shuffles and adds for 16 sums, where one horizontal sum each took about 8), then one permutation into key order.
+inline __m512 hsum16(const __m512 x[16]) {
+  __m512 t[8], u[4], w[2];
+  for (int i = 0; i < 8; ++i) {  // 256-bit halves: lanes 0..7 partials of x[i], 8..15 of x[i + 8]
+    t[i] = _mm512_add_ps(_mm512_shuffle_f32x4(x[i], x[i + 8], 0x44), _mm512_shuffle_f32x4(x[i], x[i + 8], 0xEE));
+  }
+  for (int i = 0; i < 4; ++i) {  // 128-bit quarters: x[i], x[i + 8], x[i + 4], x[i + 12]
+    u[i] = _mm512_add_ps(_mm512_shuffle_f32x4(t[i], t[i + 4], 0x88), _mm512_shuffle_f32x4(t[i], t[i + 4], 0xDD));
+  }
+  for (int i = 0; i < 2; ++i) {  // pairs of floats within each quarter: u[i] then u[i + 2]
+    const __m512d a = _mm512_castps_pd(u[i]), b = _mm512_castps_pd(u[i + 2]);
+    w[i] = _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(a, b)), _mm512_castpd_ps(_mm512_unpackhi_pd(a, b)));
+  }
+  const __m512 r = _mm512_add_ps(_mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                 _mm512_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+  // r holds keys 0 2 1 3 | 8 10 9 11 | 4 6 5 7 | 12 14 13 15.
+  const __m512i order = _mm512_set_epi32(15, 13, 14, 12, 7, 5, 6, 4, 11, 9, 10, 8, 3, 1, 2, 0);
+  return _mm512_permutexvar_ps(order, r);
+}
+
 // One (token, head) pair at a time, as the AVX2 kernel, with the query and the output row in NV registers of 16
 // and the softmax's exponentials 16 at a time.
 template <int NV>
@@ -317,8 +338,22 @@ void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
     const size_t len = a.pos0 + t + 1;  // causal
     __m512 q[NV];
     for (int v = 0; v < NV; ++v) q[v] = _mm512_mul_ps(_mm512_loadu_ps(qp + 16 * v), _mm512_set1_ps(a.scale));
-    float max = -__builtin_inff();
-    for (size_t j = 0; j < len; ++j) {
+    // Scores 16 keys at a time, their 16 partial-sum vectors reduced together (hsum16); the rest one by one.
+    __m512 vmax16 = _mm512_set1_ps(-__builtin_inff());
+    size_t j = 0;
+    for (; j + 16 <= len; j += 16) {
+      __m512 acc[16];
+      for (int u = 0; u < 16; ++u) {
+        const uint16_t* kr = kHead + (j + static_cast<size_t>(u)) * D;
+        acc[u] = _mm512_mul_ps(q[0], loadF16x16(kr));
+        for (int v = 1; v < NV; ++v) acc[u] = _mm512_fmadd_ps(q[v], loadF16x16(kr + 16 * v), acc[u]);
+      }
+      const __m512 sc = hsum16(acc);
+      _mm512_storeu_ps(scores + j, sc);
+      vmax16 = _mm512_max_ps(vmax16, sc);
+    }
+    float max = _mm512_reduce_max_ps(vmax16);
+    for (; j < len; ++j) {
       const uint16_t* kr = kHead + j * D;
       __m512 acc = _mm512_mul_ps(q[0], loadF16x16(kr));
       for (int v = 1; v < NV; ++v) acc = _mm512_fmadd_ps(q[v], loadF16x16(kr + 16 * v), acc);
@@ -328,7 +363,7 @@ void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
     }
     const __m512 vmax = _mm512_set1_ps(max);
     __m512 vsum = _mm512_setzero_ps();
-    size_t j = 0;
+    j = 0;
     for (; j + 16 <= len; j += 16) {
       const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(scores + j), vmax));
       _mm512_storeu_ps(scores + j, e);
