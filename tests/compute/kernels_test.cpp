@@ -3,6 +3,7 @@
 // with tolerances elsewhere; these bytes also feed the prefix cache and must not depend on the CPU's ISA).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -13,6 +14,7 @@
 #include "common/ref_ops.h"
 #include "cpu/kernels.h"
 #include "sotto/hal/cpu.h"
+#include "sotto/hal/quant.h"
 
 namespace sotto::test {
 namespace {
@@ -111,6 +113,70 @@ TEST(CpuKernels, SiluMulIsWithinTheConformanceToleranceOverTheWholeRange) {
     }
   }
   if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own siluMul";
+}
+
+TEST(CpuKernels, ToHalfGivesTheReferenceBytesForEveryKindOfFloat) {
+  // Random normals, the f16 overflow and subnormal edges (ties included), infinities, and NaNs with payloads; odd
+  // length for the masked tail.
+  std::mt19937 rng(7);
+  std::vector<float> x;
+  std::uniform_int_distribution<uint32_t> bits;
+  for (int i = 0; i < 20000; ++i) x.push_back(std::bit_cast<float>(bits(rng)));
+  for (uint32_t u = 0x33000000u - 4; u < 0x33000000u + 4; ++u) x.push_back(std::bit_cast<float>(u));  // 2^-25
+  for (uint32_t u = 0x477fe000u; u < 0x47800100u; u += 0x100u) x.push_back(std::bit_cast<float>(u));  // 65504..
+  for (float f : {0.0f, -0.0f, 65504.0f, 65519.99f, 65520.0f, -65520.0f, 6.1035156e-05f, 5.9604645e-08f,
+                  2.9802322e-08f, 8.940697e-08f, INFINITY, -INFINITY, NAN, -NAN, 1.0f / 3.0f}) {
+    x.push_back(f);
+  }
+  x.push_back(std::bit_cast<float>(0x7f800001u));  // signalling NaN, smallest payload
+  x.push_back(std::bit_cast<float>(0xffc12345u));  // negative quiet NaN with a payload
+  std::vector<uint16_t> expect(x.size());
+  for (size_t i = 0; i < x.size(); ++i) expect[i] = hal::fp32ToFp16(x[i]);
+  size_t checked = 0;
+  for (const cpu::MatKernels* set : usableSets()) {
+    std::vector<uint16_t> got(x.size() + 1, 0xBEEF);
+    if (!set->toHalf(x.data(), got.data(), 0)) continue;
+    ASSERT_TRUE(set->toHalf(x.data(), got.data(), x.size()));
+    ++checked;
+    EXPECT_EQ(got.back(), 0xBEEF) << set->isa() << " wrote past n";
+    for (size_t i = 0; i < x.size(); ++i) {
+      ASSERT_EQ(got[i], expect[i]) << set->isa() << " at " << i << " bits 0x" << std::hex << std::bit_cast<uint32_t>(x[i]);
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own f16 conversion";
+}
+
+TEST(CpuKernels, RmsNormIsWithinTheConformanceTolerance) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> nd(0.0f, 3.0f);
+  size_t checked = 0;
+  for (size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{576}, size_t{1001}}) {
+    std::vector<float> x(n), w(n);
+    for (float& v : x) v = nd(rng);
+    for (float& v : w) v = nd(rng);
+    for (const float* wp : {static_cast<const float*>(w.data()), static_cast<const float*>(nullptr)}) {
+      hal::RmsNormArgs a;
+      std::vector<float> expect(n), got(n + 1, -7.0f);
+      a.x = x.data();
+      a.w = wp;
+      a.y = expect.data();
+      a.rows = 1;
+      a.cols = n;
+      a.xStride = a.yStride = n;
+      a.eps = 1e-6f;
+      ref::rmsNormRows(a, 0, 1);
+      for (const cpu::MatKernels* set : usableSets()) {
+        std::fill(got.begin(), got.end(), -7.0f);
+        if (!set->rmsNorm(x.data(), wp, got.data(), n, a.eps)) continue;
+        ++checked;
+        EXPECT_EQ(got[n], -7.0f) << set->isa() << " wrote past n";
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_NEAR(got[i], expect[i], 1e-6 * std::fabs(expect[i]) + 1e-7) << set->isa() << " n=" << n << " at " << i;
+        }
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own rms_norm";
 }
 
 }  // namespace

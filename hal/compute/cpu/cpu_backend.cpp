@@ -192,7 +192,12 @@ class CpuBackend final : public ComputeBackend {
   }
   void doRmsNorm(ThreadPool& pool, const RmsNormArgs& a) override {
     pool.parallelFor(a.rows, lightGrain(a.cols, 8), [&](size_t r0, size_t r1, unsigned) {
-      compute::ref::rmsNormRows(a, r0, r1);
+      const MatKernels* k = kernels_.elementwise;
+      for (size_t r = r0; r < r1; ++r) {
+        if (k == nullptr || !k->rmsNorm(a.x + r * a.xStride, a.w, a.y + r * a.yStride, a.cols, a.eps)) {
+          compute::ref::rmsNormRows(a, r, r + 1);
+        }
+      }
     });
   }
   void doRope(ThreadPool& pool, const RopeArgs& a) override {
@@ -228,7 +233,19 @@ class CpuBackend final : public ComputeBackend {
   }
   void doStoreKv(ThreadPool& pool, const StoreKvArgs& a) override {
     pool.parallelFor(a.tokens, lightGrain(2 * a.cache.kvHeads * a.cache.headDim, 4), [&](size_t t0, size_t t1, unsigned) {
-      compute::ref::storeKvTokens(a, t0, t1);
+      const MatKernels* k = kernels_.elementwise;
+      const KvCacheView& c = a.cache;
+      if (k == nullptr || !k->toHalf(a.k, c.k, 0)) {  // n = 0 only asks whether the set has the routine
+        compute::ref::storeKvTokens(a, t0, t1);
+        return;
+      }
+      for (size_t t = t0; t < t1; ++t) {
+        for (size_t h = 0; h < c.kvHeads; ++h) {
+          const size_t src = t * a.srcStride + h * c.headDim, dst = (h * c.capacity + a.pos0 + t) * c.headDim;
+          k->toHalf(a.k + src, c.k + dst, c.headDim);
+          k->toHalf(a.v + src, c.v + dst, c.headDim);
+        }
+      }
     });
   }
   void doAttention(ThreadPool& pool, const AttentionArgs& a) override {

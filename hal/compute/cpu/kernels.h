@@ -61,6 +61,14 @@ class MatKernels {
   virtual bool siluMul(const float* gate, const float* up, float* out, size_t n) const {
     return (void)gate, (void)up, (void)out, (void)n, false;
   }
+  // y = x / sqrt(mean(x²) + eps) · w (w may be null) over n floats, with the reference's element-wise arithmetic
+  // (its sum of squares may round differently); false when this set has none.
+  virtual bool rmsNorm(const float* x, const float* w, float* y, size_t n, float eps) const {
+    return (void)x, (void)w, (void)y, (void)n, (void)eps, false;
+  }
+  // n floats to f16 with exactly fp32ToFp16's bytes (round to nearest even, NaN as sign | 0x7e00); false when this
+  // set has none (n = 0 just asks).
+  virtual bool toHalf(const float* x, uint16_t* out, size_t n) const { return (void)x, (void)out, (void)n, false; }
   // Attention in this ISA: float sums instead of the reference's doubles. `scores` holds the longest row.
   virtual bool hasAttention() const { return false; }
   virtual void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const {

@@ -297,6 +297,48 @@ void siluMul512(const float* gate, const float* up, float* out, size_t n) {
   }
 }
 
+// The reference's rms_norm: float squares summed in double (8 lanes of double per half vector), the same
+// float scale, then (x · scale) · w element by element.
+void rmsNorm512(const float* x, const float* w, float* y, size_t n, float eps) {
+  __m512d s0 = _mm512_setzero_pd(), s1 = _mm512_setzero_pd();
+  size_t i = 0;
+  for (; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512 v = _mm512_maskz_loadu_ps(m, x + i);
+    const __m512 sq = _mm512_mul_ps(v, v);
+    s0 = _mm512_add_pd(s0, _mm512_cvtps_pd(_mm512_castps512_ps256(sq)));
+    s1 = _mm512_add_pd(s1, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sq), 1))));
+  }
+  const double sum = _mm512_reduce_add_pd(_mm512_add_pd(s0, s1));
+  const float mean = static_cast<float>(sum / static_cast<double>(n));
+  const float root = _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(mean + eps)));  // IEEE sqrt, as std::sqrt
+  const __m512 scale = _mm512_set1_ps(1.0f / root);
+  for (i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + i), scale);
+    if (w != nullptr) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, w + i));
+    _mm512_mask_storeu_ps(y + i, m, v);
+  }
+}
+
+// vcvtps2ph rounds to nearest even with overflow to infinity and subnormal halves, as fp32ToFp16; only NaNs
+// differ (the hardware keeps the payload), so they are rewritten to the reference's sign | 0x7e00.
+void toHalf512(const float* x, uint16_t* out, size_t n) {
+  for (size_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512 v = _mm512_maskz_loadu_ps(m, x + i);
+    __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    if (nan != 0) {
+      const __m256i sign = _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16));
+      const __m256i canonical = _mm256_or_si256(_mm256_and_si256(sign, _mm256_set1_epi16(static_cast<short>(0x8000))),
+                                                _mm256_set1_epi16(0x7e00));
+      h = _mm256_mask_mov_epi16(h, nan, canonical);
+    }
+    _mm256_mask_storeu_epi16(out + i, m, h);
+  }
+}
+
 // ---- Attention over the F16 KV cache ----
 
 inline __m512 loadF16x16(const uint16_t* p) {
@@ -855,6 +897,14 @@ class Avx512VnniKernels final : public MatKernels {
   }
   bool siluMul(const float* gate, const float* up, float* out, size_t n) const override {
     siluMul512(gate, up, out, n);
+    return true;
+  }
+  bool rmsNorm(const float* x, const float* w, float* y, size_t n, float eps) const override {
+    rmsNorm512(x, w, y, n, eps);
+    return true;
+  }
+  bool toHalf(const float* x, uint16_t* out, size_t n) const override {
+    toHalf512(x, out, n);
     return true;
   }
   bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const override {
