@@ -145,7 +145,7 @@ class CpuBackend final : public ComputeBackend {
           if (packer == nullptr || !packer->quantizeRow(xType, first.x + r * first.xStride, first.k, xq + r * xqStride)) {
             compute::ref::quantizeActivations(first.wType, first.x, first.xStride, first.k, xq, r, r + 1);
           }
-          if (xp != nullptr) packer->packActivations(xq + r * xqStride, first.k, first.m, r, xp);
+          if (xp != nullptr) packer->packActivations(first.wType, xq + r * xqStride, first.k, first.m, r, xp);
         }
       });
     }

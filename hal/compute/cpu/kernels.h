@@ -44,12 +44,14 @@ class MatKernels {
   virtual const char* isa() const = 0;
   virtual bool has(DType weight) const = 0;
   virtual void mulTile(DType weight, const MatTile& tile) const = 0;  // only for types has() accepts
-  // Whether mulTile can use activations that packActivations rewrote from their Q8_0 blocks (k % 64 == 0) into
-  // m × packedActivationRowStride(weight, k) bytes at xp, one row (of m) per call, in a layout of the kernel set's
-  // choosing: it may depend on m, and is the same for every weight type packs() accepts.
+  // Whether mulTile can use activations that packActivations rewrote from their quantized rows (vecDotType(weight):
+  // Q8_0 with k % 64 == 0, or Q8_K) into m × packedActivationRowStride(weight, k) bytes at xp, one row (of m) per
+  // call, in a layout of the kernel set's choosing: it may depend on m, and is the same for every weight type
+  // packs() accepts with that activation type.
   virtual bool packs(DType weight) const { return (void)weight, false; }
-  virtual void packActivations(const std::byte* q8Row, size_t k, size_t m, size_t row, std::byte* xp) const {
-    (void)q8Row, (void)k, (void)m, (void)row, (void)xp;
+  virtual void packActivations(DType weight, const std::byte* actRow, size_t k, size_t m, size_t row,
+                               std::byte* xp) const {
+    (void)weight, (void)actRow, (void)k, (void)m, (void)row, (void)xp;
   }
   // Quantizes one activation row of k floats to `act` (Q8_0 or Q8_K) with exactly the reference's bytes; false
   // when this set has no such routine (the caller then uses the reference).

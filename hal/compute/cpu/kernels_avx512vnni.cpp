@@ -781,6 +781,129 @@ struct UnpackedK45 {
   }
 };
 
+// ---- Q4_K prefill: 16 weight rows per vector, activations broadcast (as prefillRows) ----
+// Per row, super-block and sub-block s: Σ w·y = d·sc_s·Σ q·y − dmin·m_s·Σ y, with q unsigned (0..15), so the
+// nibbles go into vpdpbusd as they are. Each 64-element chunk's two sub-blocks are transposed once per 16 rows
+// (lanes = rows); every activation then costs 16 vpdpbusd, started from 2^23·1.5 so that one FMA with d·sc
+// (17 significant bits) gives round(d·sc·Σ q·y) without a conversion (see WeightPair), and FMAs with the
+// activation's scale and its sub-block sums for the min term. The tile it replaces (maddubs + dpwssd per row and
+// activation) ran at a quarter of this rate.
+struct PrefillSuper {  // one Q8_K activation super-block rewritten for the tile (320 bytes)
+  int8_t qs[256];
+  float d;
+  float sums[8];  // d · Σ qs of each 32-element sub-block (the bsums pairs)
+  int32_t pad[7];
+};
+static_assert(sizeof(PrefillSuper) == 320);
+
+// Row `row` of m, block-major like packPrefillRow.
+void packPrefillKRow(const std::byte* q8kRow, size_t k, size_t m, size_t row, std::byte* xp) {
+  const auto* y = reinterpret_cast<const BlockQ8_K*>(q8kRow);
+  auto* p = reinterpret_cast<PrefillSuper*>(xp) + row;
+  for (size_t b = 0; b < k / kQkK; ++b, p += m) {
+    std::memcpy(p->qs, y[b].qs, sizeof p->qs);
+    p->d = y[b].d;
+    for (int s = 0; s < 8; ++s) {
+      p->sums[s] = static_cast<float>(y[b].bsums[2 * s] + y[b].bsums[2 * s + 1]) * y[b].d;
+    }
+    for (int32_t& v : p->pad) v = 0;
+  }
+}
+
+// Two rows' 64-element chunk j: their nibbles as unsigned levels, low (sub-block 2j) and high (2j + 1).
+inline void chunkPair(const BlockQ4_K& a, const BlockQ4_K& b, int j, __m512i& lo, __m512i& hi) {
+  const __m512i v = join(load(a.qs + 32 * j), load(b.qs + 32 * j));
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  lo = _mm512_and_si512(v, low4);
+  hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+}
+
+// The transposition of transposeRows, from pair vectors already unpacked (rows (0,4) (1,5) (2,6) (3,7) (8,12)..).
+inline void transposePairs(const __m512i z[8], __m512i w[8]) {
+  __m512i x[4], y[4];
+  for (int h = 0; h < 2; ++h) {
+    const __m512i* zz = z + 4 * h;
+    const __m512i a = _mm512_unpacklo_epi32(zz[0], zz[1]), bb = _mm512_unpackhi_epi32(zz[0], zz[1]);
+    const __m512i c = _mm512_unpacklo_epi32(zz[2], zz[3]), d = _mm512_unpackhi_epi32(zz[2], zz[3]);
+    __m512i* o = h == 0 ? x : y;
+    o[0] = _mm512_unpacklo_epi64(a, c);
+    o[1] = _mm512_unpackhi_epi64(a, c);
+    o[2] = _mm512_unpacklo_epi64(bb, d);
+    o[3] = _mm512_unpackhi_epi64(bb, d);
+  }
+  for (int g = 0; g < 4; ++g) {
+    w[g] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(2, 0, 2, 0));
+    w[g + 4] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(3, 1, 3, 1));
+  }
+}
+
+void prefillRowsQ4K(const MatTile& t, size_t r0, size_t rows) {
+  const size_t nb = t.k / kQkK, m = t.m;
+  const auto* xp = reinterpret_cast<const PrefillSuper*>(t.xp);
+  alignas(64) float acc[kPrefillChunk][16];
+  alignas(64) float dsc[8][16], nmag[8][16], dm[8][16];  // per sub-block and row: d·sc, −2^23·1.5·d·sc, dmin·m
+  const BlockQ4_K* rp[16];
+  for (size_t i = 0; i < 16; ++i) {
+    rp[i] = reinterpret_cast<const BlockQ4_K*>(t.w + (r0 + (i < rows ? i : rows - 1)) * t.wRowBytes);
+  }
+  const __mmask16 mask = rows >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rows) - 1);
+  const __m512i magic = _mm512_set1_epi32(kMagicBits);
+  for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
+    const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
+    for (size_t c = 0; c < n; ++c) _mm512_store_ps(acc[c], _mm512_setzero_ps());
+    for (size_t b = 0; b < nb; ++b) {
+      for (int i = 0; i < 16; ++i) {
+        const BlockQ4_K& blk = rp[i][b];
+        alignas(16) uint8_t sm[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(sm), scalesMins(blk.scales));
+        const float d = h2f(blk.d), dmin = h2f(blk.dmin);
+        for (int s = 0; s < 8; ++s) {
+          dsc[s][i] = d * static_cast<float>(sm[s]);  // exact: 11 × 6 significant bits
+          nmag[s][i] = -kMagic * dsc[s][i];           // exact: 2 more
+          dm[s][i] = dmin * static_cast<float>(sm[8 + s]);
+        }
+      }
+      const PrefillSuper* yb = xp + b * m + c0;
+      for (int j = 0; j < 4; ++j) {  // 64-element chunks: sub-blocks 2j and 2j + 1
+        __m512i zl[8], zh[8], wl[8], wh[8];
+        for (int p = 0; p < 4; ++p) {
+          chunkPair(*(rp[p] + b), *(rp[p + 4] + b), j, zl[p], zh[p]);
+          chunkPair(*(rp[8 + p] + b), *(rp[12 + p] + b), j, zl[4 + p], zh[4 + p]);
+        }
+        transposePairs(zl, wl);
+        transposePairs(zh, wh);
+        const __m512 dl = _mm512_load_ps(dsc[2 * j]), dh = _mm512_load_ps(dsc[2 * j + 1]);
+        const __m512 nl = _mm512_load_ps(nmag[2 * j]), nh = _mm512_load_ps(nmag[2 * j + 1]);
+        const __m512 ml = _mm512_load_ps(dm[2 * j]), mh = _mm512_load_ps(dm[2 * j + 1]);
+        for (size_t c = 0; c < n; ++c) {
+          const PrefillSuper& y = yb[c];
+          const int8_t* q = y.qs + 64 * j;
+          __m512i sl = magic, sh = magic;
+          for (int g = 0; g < 8; ++g) {
+            int32_t a, bq;
+            std::memcpy(&a, q + 4 * g, sizeof a);
+            std::memcpy(&bq, q + 32 + 4 * g, sizeof bq);
+            sl = _mm512_dpbusd_epi32(sl, wl[g], _mm512_set1_epi32(a));
+            sh = _mm512_dpbusd_epi32(sh, wh[g], _mm512_set1_epi32(bq));
+          }
+          const __m512 yd = _mm512_set1_ps(y.d);
+          __m512 r = _mm512_load_ps(acc[c]);
+          r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(sl), dl, nl), yd, r);
+          r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(sh), dh, nh), yd, r);
+          r = _mm512_fnmadd_ps(ml, _mm512_set1_ps(y.sums[2 * j]), r);
+          r = _mm512_fnmadd_ps(mh, _mm512_set1_ps(y.sums[2 * j + 1]), r);
+          _mm512_store_ps(acc[c], r);
+        }
+      }
+    }
+    for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
+  }
+}
+
+void prefillTileQ4K(const MatTile& t) {
+  for (size_t r0 = t.n0; r0 < t.n1; r0 += 16) prefillRowsQ4K(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
+}
+
 // One Q6_K super-block of a weight row, unpacked once for every activation block of a tile. The levels are
 // centred (q − 32) before the products, as |q − 32| with the sign moved onto y: summing uncentred q·y and then
 // subtracting 32·Σy would leave large lane sums that cancel, and lose float precision after the scale.
@@ -881,9 +1004,25 @@ class Avx512VnniKernels final : public MatKernels {
         return false;
     }
   }
-  bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
-  void packActivations(const std::byte* q8Row, size_t k, size_t m, size_t row, std::byte* xp) const override {
-    if (m == 1) packQ8_0Row(q8Row, k, xp); else packPrefillRow(q8Row, k, m, row, xp);
+  // The K types share Q8_K activations: Q5_K and Q6_K accept the packing (so a group mixing them with Q4_K keeps
+  // it) and read the plain rows.
+  bool packs(DType t) const override {
+    switch (t) {
+      case DType::Q8_0: case DType::Q4_0: case DType::Q5_0: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
+        return true;
+      default:
+        return false;
+    }
+  }
+  void packActivations(DType weight, const std::byte* actRow, size_t k, size_t m, size_t row,
+                       std::byte* xp) const override {
+    if (weight == DType::Q4_K || weight == DType::Q5_K || weight == DType::Q6_K) {  // Q8_K activations
+      if (m > 1) packPrefillKRow(actRow, k, m, row, xp);  // decode reads the Q8_K rows as they are
+    } else if (m == 1) {
+      packQ8_0Row(actRow, k, xp);
+    } else {
+      packPrefillRow(actRow, k, m, row, xp);
+    }
   }
   bool hasAttention() const override { return true; }
   void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
@@ -935,7 +1074,9 @@ class Avx512VnniKernels final : public MatKernels {
         break;
       case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile); break;
       case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile); break;
-      case DType::Q4_K: tileLoopK<UnpackedK45<false>, BlockQ4_K>(tile); break;
+      case DType::Q4_K:
+        if (tile.xp != nullptr && tile.m > 1) prefillTileQ4K(tile); else tileLoopK<UnpackedK45<false>, BlockQ4_K>(tile);
+        break;
       case DType::Q5_K: tileLoopK<UnpackedK45<true>, BlockQ5_K>(tile); break;
       case DType::Q6_K: tileLoopK<UnpackedQ6K, BlockQ6_K>(tile); break;
       default: break;
