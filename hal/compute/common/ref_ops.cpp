@@ -19,7 +19,7 @@ size_t activationRowStride(DType wType, size_t k) {
 
 size_t packedActivationRowStride(DType wType, size_t k) {
   const DType act = vecDotType(wType);
-  if (act == DType::Q8_K && k % 256 == 0) return k / 256 * 320;  // the kernels' packed Q8_K super-blocks
+  if (act == DType::Q8_K && k % 256 == 0) return k / 256 * 384;  // the kernels' packed Q8_K super-blocks
   if (act != DType::Q8_0 || k % 64 != 0) return 0;
   return k / 64 * 128;
 }

@@ -788,13 +788,14 @@ struct UnpackedK45 {
 // (17 significant bits) gives round(d·sc·Σ q·y) without a conversion (see WeightPair), and FMAs with the
 // activation's scale and its sub-block sums for the min term. The tile it replaces (maddubs + dpwssd per row and
 // activation) ran at a quarter of this rate.
-struct PrefillSuper {  // one Q8_K activation super-block rewritten for the tile (320 bytes)
+struct PrefillSuper {  // one Q8_K activation super-block rewritten for the tiles (384 bytes)
   int8_t qs[256];
   float d;
-  float sums[8];  // d · Σ qs of each 32-element sub-block (the bsums pairs)
+  float sums[8];        // Q4_K: d · Σ qs of each 32-element sub-block (the bsums pairs)
+  int32_t start16[16];  // Q6_K: 2^23·1.5 − 32·Σ qs of each 16-element group
   int32_t pad[7];
 };
-static_assert(sizeof(PrefillSuper) == 320);
+static_assert(sizeof(PrefillSuper) == 384);
 
 // Row `row` of m, block-major like packPrefillRow.
 void packPrefillKRow(const std::byte* q8kRow, size_t k, size_t m, size_t row, std::byte* xp) {
@@ -806,6 +807,7 @@ void packPrefillKRow(const std::byte* q8kRow, size_t k, size_t m, size_t row, st
     for (int s = 0; s < 8; ++s) {
       p->sums[s] = static_cast<float>(y[b].bsums[2 * s] + y[b].bsums[2 * s + 1]) * y[b].d;
     }
+    for (int g = 0; g < 16; ++g) p->start16[g] = kMagicBits - 32 * y[b].bsums[g];
     for (int32_t& v : p->pad) v = 0;
   }
 }
@@ -898,6 +900,90 @@ void prefillRowsQ4K(const MatTile& t, size_t r0, size_t rows) {
     }
     for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
   }
+}
+
+// Q6_K: unsigned levels q (0..63) of 16 rows transposed per 32-element sub-block; each 16-element group (its own
+// 8-bit scale) is a chain of four vpdpbusd started from 2^23·1.5 − 32·Σy, so the lane ends as 2^23·1.5 + Σ(q − 32)·y
+// (|Σ| ≤ 16·32·128 < 2^22) and one FMA with d·sc (19 significant bits) gives round(d·sc·Σ(q − 32)·y).
+
+// Unsigned levels of elements 64v..64v+63 of a Q6_K block (as UnpackedQ6K, before centring).
+inline __m512i q6Levels(const BlockQ6_K& b, int v) {
+  const int h = v / 2;
+  const __m512i l = load512(b.ql + 64 * h);
+  const __m256i hb = load(b.qh + 32 * h);
+  const __m512i low4 = _mm512_set1_epi8(0x0F), two = _mm512_set1_epi8(3);
+  if (v % 2 == 0) {
+    const __m512i h01 = join(hb, _mm256_srli_epi16(hb, 2));
+    return _mm512_or_si512(_mm512_and_si512(l, low4), _mm512_slli_epi16(_mm512_and_si512(h01, two), 4));
+  }
+  const __m512i h23 = join(_mm256_srli_epi16(hb, 4), _mm256_srli_epi16(hb, 6));
+  return _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(l, 4), low4), _mm512_slli_epi16(_mm512_and_si512(h23, two), 4));
+}
+
+void prefillRowsQ6K(const MatTile& t, size_t r0, size_t rows) {
+  const size_t nb = t.k / kQkK, m = t.m;
+  const auto* xp = reinterpret_cast<const PrefillSuper*>(t.xp);
+  alignas(64) float acc[kPrefillChunk][16];
+  alignas(64) float dsc[16][16], nmag[16][16];  // per 16-element group and row: d·sc, −2^23·1.5·d·sc
+  const BlockQ6_K* rp[16];
+  for (size_t i = 0; i < 16; ++i) {
+    rp[i] = reinterpret_cast<const BlockQ6_K*>(t.w + (r0 + (i < rows ? i : rows - 1)) * t.wRowBytes);
+  }
+  const __mmask16 mask = rows >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rows) - 1);
+  for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
+    const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
+    for (size_t c = 0; c < n; ++c) _mm512_store_ps(acc[c], _mm512_setzero_ps());
+    for (size_t b = 0; b < nb; ++b) {
+      for (int i = 0; i < 16; ++i) {
+        const BlockQ6_K& blk = rp[i][b];
+        const float d = h2f(blk.d);
+        for (int g = 0; g < 16; ++g) {
+          dsc[g][i] = d * static_cast<float>(blk.scales[g]);  // exact: 11 × 8 significant bits
+          nmag[g][i] = -kMagic * dsc[g][i];                  // exact: 2 more
+        }
+      }
+      const PrefillSuper* yb = xp + b * m + c0;
+      for (int v = 0; v < 4; ++v) {  // 64-element chunks: sub-blocks 2v (low half) and 2v + 1 (high half)
+        __m512i zl[8], zh[8], w[2][8];
+        for (int p = 0; p < 8; ++p) {
+          const int a = p < 4 ? p : p + 4;  // pairs (0,4) (1,5) (2,6) (3,7) (8,12) ..
+          const __m512i la = q6Levels(rp[a][b], v), lb = q6Levels(rp[a + 4][b], v);
+          zl[p] = _mm512_shuffle_i64x2(la, lb, _MM_SHUFFLE(1, 0, 1, 0));
+          zh[p] = _mm512_shuffle_i64x2(la, lb, _MM_SHUFFLE(3, 2, 3, 2));
+        }
+        transposePairs(zl, w[0]);
+        transposePairs(zh, w[1]);
+        for (int half = 0; half < 2; ++half) {
+          const int sb = 2 * v + half, g0 = 2 * sb;  // sub-block and its first 16-element group
+          const __m512 d0 = _mm512_load_ps(dsc[g0]), d1 = _mm512_load_ps(dsc[g0 + 1]);
+          const __m512 n0 = _mm512_load_ps(nmag[g0]), n1 = _mm512_load_ps(nmag[g0 + 1]);
+          const __m512i* ww = w[half];
+          for (size_t c = 0; c < n; ++c) {
+            const PrefillSuper& y = yb[c];
+            const int8_t* q = y.qs + 32 * sb;
+            __m512i s0 = _mm512_set1_epi32(y.start16[g0]), s1 = _mm512_set1_epi32(y.start16[g0 + 1]);
+            for (int g = 0; g < 4; ++g) {
+              int32_t a, bq;
+              std::memcpy(&a, q + 4 * g, sizeof a);
+              std::memcpy(&bq, q + 16 + 4 * g, sizeof bq);
+              s0 = _mm512_dpbusd_epi32(s0, ww[g], _mm512_set1_epi32(a));
+              s1 = _mm512_dpbusd_epi32(s1, ww[4 + g], _mm512_set1_epi32(bq));
+            }
+            const __m512 yd = _mm512_set1_ps(y.d);
+            __m512 r = _mm512_load_ps(acc[c]);
+            r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(s0), d0, n0), yd, r);
+            r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(s1), d1, n1), yd, r);
+            _mm512_store_ps(acc[c], r);
+          }
+        }
+      }
+    }
+    for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
+  }
+}
+
+void prefillTileQ6K(const MatTile& t) {
+  for (size_t r0 = t.n0; r0 < t.n1; r0 += 16) prefillRowsQ6K(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
 }
 
 void prefillTileQ4K(const MatTile& t) {
@@ -1004,8 +1090,8 @@ class Avx512VnniKernels final : public MatKernels {
         return false;
     }
   }
-  // The K types share Q8_K activations: Q5_K and Q6_K accept the packing (so a group mixing them with Q4_K keeps
-  // it) and read the plain rows.
+  // The K types share Q8_K activations: Q5_K accepts the packing (so a group mixing it with the others keeps it)
+  // and reads the plain rows.
   bool packs(DType t) const override {
     switch (t) {
       case DType::Q8_0: case DType::Q4_0: case DType::Q5_0: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K:
@@ -1078,7 +1164,9 @@ class Avx512VnniKernels final : public MatKernels {
         if (tile.xp != nullptr && tile.m > 1) prefillTileQ4K(tile); else tileLoopK<UnpackedK45<false>, BlockQ4_K>(tile);
         break;
       case DType::Q5_K: tileLoopK<UnpackedK45<true>, BlockQ5_K>(tile); break;
-      case DType::Q6_K: tileLoopK<UnpackedQ6K, BlockQ6_K>(tile); break;
+      case DType::Q6_K:
+        if (tile.xp != nullptr && tile.m > 1) prefillTileQ6K(tile); else tileLoopK<UnpackedQ6K, BlockQ6_K>(tile);
+        break;
       default: break;
     }
   }
