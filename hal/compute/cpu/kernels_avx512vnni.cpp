@@ -607,16 +607,15 @@ template <typename Block> constexpr int kStartIndex = 2;  // Q8_0: + 128
 template <> constexpr int kStartIndex<BlockQ4_0> = 0;
 template <> constexpr int kStartIndex<BlockQ5_0> = 1;
 
-// w[g], lane r: elements 4g..4g+3 of row r's block (16 rows × 8 four-byte groups transposed: 24 shuffles). The
-// pairs hold rows (0,4) (1,5) (2,6) (3,7) (8,12) ... so that the lanes come out in row order.
-template <typename Block>
-inline void transposeRows(const Block* const* rows, size_t b, __m512i w[8]) {
+// w[g], lane r: elements 4g..4g+3 of row r (16 rows × 8 four-byte groups transposed: 24 shuffles), from vectors
+// that each hold two rows' 32 levels: rows (0,4) (1,5) (2,6) (3,7) (8,12) ... so that the lanes come out in row
+// order.
+inline void transposePairs(const __m512i z[8], __m512i w[8]) {
   __m512i x[4], y[4];
   for (int h = 0; h < 2; ++h) {
-    __m512i z[4];
-    for (int p = 0; p < 4; ++p) z[p] = unsignedPair(rows[8 * h + p][b], rows[8 * h + p + 4][b]);
-    const __m512i a = _mm512_unpacklo_epi32(z[0], z[1]), bb = _mm512_unpackhi_epi32(z[0], z[1]);
-    const __m512i c = _mm512_unpacklo_epi32(z[2], z[3]), d = _mm512_unpackhi_epi32(z[2], z[3]);
+    const __m512i* zz = z + 4 * h;
+    const __m512i a = _mm512_unpacklo_epi32(zz[0], zz[1]), bb = _mm512_unpackhi_epi32(zz[0], zz[1]);
+    const __m512i c = _mm512_unpacklo_epi32(zz[2], zz[3]), d = _mm512_unpackhi_epi32(zz[2], zz[3]);
     __m512i* o = h == 0 ? x : y;
     o[0] = _mm512_unpacklo_epi64(a, c);   // groups 0 and 4
     o[1] = _mm512_unpackhi_epi64(a, c);   // 1 and 5
@@ -629,7 +628,18 @@ inline void transposeRows(const Block* const* rows, size_t b, __m512i w[8]) {
   }
 }
 
-constexpr size_t kPrefillChunk = 128;  // activations per pass over a row group's weights (8 KiB of sums on the stack)
+// The unsigned levels of block b of 16 rows, transposed.
+template <typename Block>
+inline void transposeRows(const Block* const* rows, size_t b, __m512i w[8]) {
+  __m512i z[8];
+  for (int p = 0; p < 8; ++p) {
+    const int a = p < 4 ? p : p + 4;
+    z[p] = unsignedPair(rows[a][b], rows[a + 4][b]);
+  }
+  transposePairs(z, w);
+}
+
+constexpr size_t kPrefillChunk = 128;  // activations per pass over a row group's weights (8–16 KiB of sums on the stack)
 
 // G × 16 rows [r0, r0 + rows) against every activation. With G = 2 each broadcast activation group feeds two
 // vpdpbusd and the start, scale and loop costs are shared: the activation loop measured 1.7 → 2.2–2.5 G vpdpbusd/s
@@ -818,25 +828,6 @@ inline void chunkPair(const BlockQ4_K& a, const BlockQ4_K& b, int j, __m512i& lo
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   lo = _mm512_and_si512(v, low4);
   hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
-}
-
-// The transposition of transposeRows, from pair vectors already unpacked (rows (0,4) (1,5) (2,6) (3,7) (8,12)..).
-inline void transposePairs(const __m512i z[8], __m512i w[8]) {
-  __m512i x[4], y[4];
-  for (int h = 0; h < 2; ++h) {
-    const __m512i* zz = z + 4 * h;
-    const __m512i a = _mm512_unpacklo_epi32(zz[0], zz[1]), bb = _mm512_unpackhi_epi32(zz[0], zz[1]);
-    const __m512i c = _mm512_unpacklo_epi32(zz[2], zz[3]), d = _mm512_unpackhi_epi32(zz[2], zz[3]);
-    __m512i* o = h == 0 ? x : y;
-    o[0] = _mm512_unpacklo_epi64(a, c);
-    o[1] = _mm512_unpackhi_epi64(a, c);
-    o[2] = _mm512_unpacklo_epi64(bb, d);
-    o[3] = _mm512_unpackhi_epi64(bb, d);
-  }
-  for (int g = 0; g < 4; ++g) {
-    w[g] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(2, 0, 2, 0));
-    w[g + 4] = _mm512_shuffle_i64x2(x[g], y[g], _MM_SHUFFLE(3, 1, 3, 1));
-  }
 }
 
 void prefillRowsQ4K(const MatTile& t, size_t r0, size_t rows) {
