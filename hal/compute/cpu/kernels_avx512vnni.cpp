@@ -67,19 +67,17 @@ float dotSym(const Block* w, const BlockQ8_0* y, size_t nb, Levels levels) {
   return hsum(acc);
 }
 
-float dotQ8_0(const BlockQ8_0* w, const BlockQ8_0* y, size_t nb) {
-  return dotSym(w, y, nb, [](const BlockQ8_0& b) { return load(b.qs); });
-}
+// The signed levels of a block, as function objects so every kernel they are passed to inlines them (passed as
+// function pointers, levelsQ8_0 was a call per block: 14 % of a SmolLM2-135M Q8_0 decode profile).
+constexpr auto levelsQ8_0 = [](const BlockQ8_0& b) { return load(b.qs); };
+constexpr auto levelsQ4_0 = [](const BlockQ4_0& b) { return _mm256_sub_epi8(nibbles(b.qs), _mm256_set1_epi8(8)); };
+constexpr auto levelsQ5_0 = [](const BlockQ5_0& b) {
+  return _mm256_sub_epi8(_mm256_or_si256(nibbles(b.qs), fifthBits(b.qh)), _mm256_set1_epi8(16));
+};
 
-float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t nb) {
-  return dotSym(w, y, nb, [](const BlockQ4_0& b) { return _mm256_sub_epi8(nibbles(b.qs), _mm256_set1_epi8(8)); });
-}
-
-float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t nb) {
-  return dotSym(w, y, nb, [](const BlockQ5_0& b) {
-    return _mm256_sub_epi8(_mm256_or_si256(nibbles(b.qs), fifthBits(b.qh)), _mm256_set1_epi8(16));
-  });
-}
+float dotQ8_0(const BlockQ8_0* w, const BlockQ8_0* y, size_t nb) { return dotSym(w, y, nb, levelsQ8_0); }
+float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t nb) { return dotSym(w, y, nb, levelsQ4_0); }
+float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t nb) { return dotSym(w, y, nb, levelsQ5_0); }
 
 // Q4_1 / Q5_1: Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy from the Q8_1 block).
 template <bool kFive, typename Block>
@@ -145,21 +143,39 @@ inline void prefetchSpan(const std::byte* p, size_t n) {
   for (size_t o = 0; o < n; o += 64) _mm_prefetch(reinterpret_cast<const char*>(p + o), _MM_HINT_T0);
 }
 
-// Decode (one activation row): 4 weight rows per pass, four independent streams from memory and one load of each
-// activation block; per row the same arithmetic as dotSym. While it computes, it prefetches the next four rows
-// (contiguous in memory) at the rate it consumes these: four interleaved streams alone kept the hardware
-// prefetcher at about 60 % of a plain streaming read, this reaches it (bench_compute matvec).
+// Decode streams every weight byte once, and one core's hardware prefetcher keeps more lines in flight over
+// several sequential streams than over one: two threads read a 145 MB buffer at 19–21 GB/s as one stream each
+// and 24–27 GB/s as four (interleaved chunks of 36 KB to 1 MB alike). So a decode tile's rows [n0, n1) are read
+// as four streams, each a quarter of the range, one row of each per step; the leftover rows one at a time.
+struct RowQuad {
+  size_t r[4];
+};
+template <typename Four, typename One>
+void decodeStreams(size_t n0, size_t n1, Four four, One one) {
+  const size_t q = (n1 - n0) / 4;
+  for (size_t j = 0; j < q; ++j) four(RowQuad{{n0 + j, n0 + q + j, n0 + 2 * q + j, n0 + 3 * q + j}});
+  for (size_t r = n0 + 4 * q; r < n1; ++r) one(r);
+}
+
+constexpr size_t kDecodePrefetchBytes = 1024;  // measured best of 512..2048 on a Q8_0 row stream
+
+// Decode (one activation row): 4 weight rows (one per stream) per pass and one load of each activation block;
+// per row the same arithmetic as dotSym. Each stream is prefetched a fixed distance ahead (rows are contiguous
+// within a stream, so the distance runs on into the stream's next row).
 template <typename Block, typename Levels>
-void gemv4(const MatTile& t, size_t r, size_t i, Levels levels) {
+void gemv4(const MatTile& t, const RowQuad& rows, size_t i, Levels levels) {
   const size_t nb = t.k / kQk;
   const Block* w[4];
-  for (int k = 0; k < 4; ++k) w[k] = reinterpret_cast<const Block*>(t.w + (r + k) * t.wRowBytes);
+  for (int k = 0; k < 4; ++k) w[k] = reinterpret_cast<const Block*>(t.w + rows.r[k] * t.wRowBytes);
   const auto* y = reinterpret_cast<const BlockQ8_0*>(t.xq + i * t.xqStride);
-  const std::byte* next = t.w + (r + 4) * t.wRowBytes;
-  constexpr size_t kStep = 4 * sizeof(Block);  // bytes of the next rows to prefetch per block step
   __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
   for (size_t b = 0; b < nb; ++b) {
-    prefetchSpan(next + b * kStep, kStep);
+    if (b % 2 == 0) {
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+        _mm_prefetch(reinterpret_cast<const char*>(w[k] + b) + kDecodePrefetchBytes, _MM_HINT_T0);
+      }
+    }
     const __m256i yb = load(y[b].qs);
     const float dy = h2f(y[b].d);
 #pragma GCC unroll 4
@@ -169,7 +185,7 @@ void gemv4(const MatTile& t, size_t r, size_t i, Levels levels) {
       acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(h2f(w[k][b].d) * dy), _mm256_cvtepi32_ps(s), acc[k]);
     }
   }
-  for (int k = 0; k < 4; ++k) t.y[i * t.yStride + r + k] = hsum(acc[k]);
+  for (int k = 0; k < 4; ++k) t.y[i * t.yStride + rows.r[k]] = hsum(acc[k]);
 }
 
 // Rows in pairs and activations in fours where they fill a whole tile; single dot products for the edges.
@@ -187,21 +203,17 @@ void tileLoopSym(const MatTile& t, Levels levels) {
       }
     }
   }
-  for (; r + 4 <= t.n1; r += 4) {
-    for (size_t i = 0; i < t.m; ++i) gemv4<Block>(t, r, i, levels);
-  }
-  for (; r < t.n1; ++r) {
-    const auto* wr = reinterpret_cast<const Block*>(t.w + r * t.wRowBytes);
-    for (size_t i = 0; i < t.m; ++i) {
-      t.y[i * t.yStride + r] = kDot(wr, reinterpret_cast<const BlockQ8_0*>(t.xq + i * t.xqStride), nb);
-    }
-  }
-}
-
-inline __m256i levelsQ8_0(const BlockQ8_0& b) { return load(b.qs); }
-inline __m256i levelsQ4_0(const BlockQ4_0& b) { return _mm256_sub_epi8(nibbles(b.qs), _mm256_set1_epi8(8)); }
-inline __m256i levelsQ5_0(const BlockQ5_0& b) {
-  return _mm256_sub_epi8(_mm256_or_si256(nibbles(b.qs), fifthBits(b.qh)), _mm256_set1_epi8(16));
+  decodeStreams(
+      r, t.n1,
+      [&](const RowQuad& q) {
+        for (size_t i = 0; i < t.m; ++i) gemv4<Block>(t, q, i, levels);
+      },
+      [&](size_t rr) {
+        const auto* wr = reinterpret_cast<const Block*>(t.w + rr * t.wRowBytes);
+        for (size_t i = 0; i < t.m; ++i) {
+          t.y[i * t.yStride + rr] = kDot(wr, reinterpret_cast<const BlockQ8_0*>(t.xq + i * t.xqStride), nb);
+        }
+      });
 }
 
 // ---- Activation quantization, byte for byte the reference's (quant_ref.cpp) ----
@@ -522,24 +534,27 @@ struct WeightPair {
   }
 };
 
-// R weight rows × C packed activation rows (decode: C = 1). Every (row, activation) pair gets the same arithmetic
-// whatever R is, so a result does not depend on how rows are shared out between threads.
+// R weight rows (any R rows: decode passes one per stream) × C packed activation rows (decode: C = 1). Every
+// (row, activation) pair gets the same arithmetic whatever R is, so a result does not depend on how rows are
+// shared out between threads.
 template <typename Block, int R, int C, typename Levels>
-void pairTile(const MatTile& t, size_t r, size_t i, Levels levels) {
+void pairTile(const MatTile& t, const size_t* rows, size_t i, Levels levels) {
   const size_t pairs = t.k / 64;
   const Block* w[R];
-  for (int k = 0; k < R; ++k) w[k] = reinterpret_cast<const Block*>(t.w + (r + k) * t.wRowBytes);
+  for (int k = 0; k < R; ++k) w[k] = reinterpret_cast<const Block*>(t.w + rows[k] * t.wRowBytes);
   const PackedPair* y[C];
   for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const PackedPair*>(t.xp + (i + c) * t.xpStride);
   __m512 acc[R][C];
   for (auto& row : acc) {
     for (auto& a : row) a = _mm512_setzero_ps();
   }
-  // Decode streams each weight byte once: prefetch the next R rows (contiguous) at the rate these are read.
-  const std::byte* next = t.w + (r + R) * t.wRowBytes;
-  constexpr size_t kStep = 2 * R * sizeof(Block);
   for (size_t j = 0; j < pairs; ++j) {
-    if constexpr (C == 1 && R == 4) prefetchSpan(next + j * kStep, kStep);
+    if constexpr (C == 1) {  // decode streams each weight byte once: prefetch every stream a fixed distance ahead
+#pragma GCC unroll 4
+      for (int k = 0; k < R; ++k) {
+        _mm_prefetch(reinterpret_cast<const char*>(w[k] + 2 * j) + kDecodePrefetchBytes, _MM_HINT_T0);
+      }
+    }
 #pragma GCC unroll 4
     for (int k = 0; k < R; ++k) {
       const WeightPair wp(w[k][2 * j], w[k][2 * j + 1], levels);
@@ -548,7 +563,7 @@ void pairTile(const MatTile& t, size_t r, size_t i, Levels levels) {
     }
   }
   for (int k = 0; k < R; ++k) {
-    for (int c = 0; c < C; ++c) t.y[(i + c) * t.yStride + r + k] = _mm512_reduce_add_ps(acc[k][c]);
+    for (int c = 0; c < C; ++c) t.y[(i + c) * t.yStride + rows[k]] = _mm512_reduce_add_ps(acc[k][c]);
   }
 }
 
@@ -722,9 +737,9 @@ void tileLoopPacked(const MatTile& t, Levels levels) {
     prefillTile<Block>(t);
     return;
   }
-  size_t r = t.n0;
-  for (; r + 4 <= t.n1; r += 4) pairTile<Block, 4, 1>(t, r, 0, levels);
-  for (; r < t.n1; ++r) pairTile<Block, 1, 1>(t, r, 0, levels);
+  decodeStreams(
+      t.n0, t.n1, [&](const RowQuad& q) { pairTile<Block, 4, 1>(t, q.r, 0, levels); },
+      [&](size_t r) { pairTile<Block, 1, 1>(t, &r, 0, levels); });
 }
 
 // ---- K-quants (256-element super-blocks, Q8_K activations) ----
@@ -1026,8 +1041,6 @@ struct UnpackedQ6K {
   }
 };
 
-constexpr size_t kDecodePrefetchBytes = 1024;  // measured best of 512..2048 on a Q8_0 row stream
-
 // R weight rows × C activation rows: each super-block is unpacked once per row and dotted with C activation
 // blocks. Every (row, activation) pair gets the same arithmetic whatever R and C are, so a result does not depend
 // on how rows are shared out between threads or which tile computed it.
@@ -1061,6 +1074,12 @@ void kTile(const MatTile& t, size_t r, size_t i) {
 // super-block holds eight zmm registers per row).
 template <typename Unpacked, typename Block>
 void tileLoopK(const MatTile& t) {
+  if (t.m == 1) {
+    const auto one = [&](size_t r) { kTile<Unpacked, Block, 1, 1>(t, r, 0); };
+    decodeStreams(
+        t.n0, t.n1, [&](const RowQuad& q) { for (size_t r : q.r) one(r); }, one);
+    return;
+  }
   for (size_t r = t.n0; r < t.n1; ++r) {
     size_t i = 0;
     for (; i + 8 <= t.m; i += 8) kTile<Unpacked, Block, 1, 8>(t, r, i);
