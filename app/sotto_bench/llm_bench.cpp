@@ -14,6 +14,7 @@
 #include <new>
 #include <random>
 
+#include "bench/common/stream_read.h"
 #include "engine/llm/forward.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
@@ -109,39 +110,30 @@ std::vector<llm::TokenId> randomTokens(std::mt19937& rng, size_t n, uint32_t voc
   return ids;
 }
 
-// Streaming read of `bytes` bytes on the pool's threads: the memory-bandwidth ceiling for decode, which streams
-// every weight once per token. Best of three passes after a warm-up, in GB/s (1e9).
+// Streaming read of `bytes` bytes on the pool's threads (four streams per chunk, as decode reads its weights): the
+// memory-bandwidth ceiling for decode, which streams every weight once per token. Best of three passes after a
+// warm-up, in GB/s (1e9).
 double streamingReadGBps(hal::ThreadPool& pool, uint64_t bytes) {
-  using V = uint64_t __attribute__((vector_size(16)));  // SSE2 / NEON width: enough to saturate DRAM
-  const size_t n = std::max<size_t>(bytes / sizeof(V), (64u << 20) / sizeof(V));  // beyond any cache
-  std::unique_ptr<V[]> buf(new (std::nothrow) V[n]);
+  const size_t n = std::max<size_t>(bytes, size_t{64} << 20);  // beyond any cache
+  std::unique_ptr<std::byte[]> buf(new (std::nothrow) std::byte[n]);
   if (!buf) return 0.0;
-  for (size_t i = 0; i < n; ++i) buf[i] = V{i, i + 1};  // touch every page with non-zero data
-  std::vector<V> sums(pool.threads(), V{0, 0});
-  constexpr size_t kChunk = (1u << 20) / sizeof(V);
+  for (size_t i = 0; i < n; ++i) buf[i] = static_cast<std::byte>(i * 131 + 7);  // touch every page, non-zero data
+  std::vector<uint64_t> sums(pool.threads() * 8, 0);  // a cache line apart
+  constexpr size_t kChunk = size_t{1} << 20;
   const size_t chunks = (n + kChunk - 1) / kChunk;
   double best = 0.0;
   for (int pass = 0; pass < 4; ++pass) {
     const auto t0 = Clock::now();
     pool.parallelFor(chunks, 1, [&](size_t begin, size_t end, unsigned thread) {
-      V a{0, 0}, b{0, 0}, c{0, 0}, d{0, 0};
       const size_t lo = begin * kChunk, hi = std::min(n, end * kChunk);
-      size_t i = lo;
-      for (; i + 4 <= hi; i += 4) {
-        a += buf[i];
-        b += buf[i + 1];
-        c += buf[i + 2];
-        d += buf[i + 3];
-      }
-      for (; i < hi; ++i) a += buf[i];
-      sums[thread] += a + b + c + d;
+      sums[thread * 8] += streamReadSum(buf.get() + lo, hi - lo);
     });
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (pass > 0 && s > 0.0) best = std::max(best, static_cast<double>(n * sizeof(V)) / s / 1e9);
+    if (pass > 0 && s > 0.0) best = std::max(best, static_cast<double>(n) / s / 1e9);
   }
   // Keep the sums observable so the reads are not optimized away.
   uint64_t sink = 0;
-  for (const V& v : sums) sink += v[0] ^ v[1];
+  for (uint64_t v : sums) sink += v;
   __asm__ __volatile__("" : : "r"(sink) : "memory");
   return best;
 }

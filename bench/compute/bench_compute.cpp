@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/stream_read.h"
 #include "bench/common/sysinfo.h"
 #include "sotto/hal/compute.h"
 #include "sotto/hal/quant.h"
@@ -105,29 +106,20 @@ void streamBench(benchmark::State& state, DType t, Shape s) {
   const auto threads = static_cast<unsigned>(state.range(0));
   auto p = pool(threads);
   const Weights& w = weights(t, s);
-  const size_t words = w.bytes / 8;
+  constexpr size_t kChunk = size_t{32} << 10;  // the granularity decode's row chunks have at these shapes
+  const size_t chunks = (w.bytes + kChunk - 1) / kChunk;
   std::vector<uint64_t> partial(threads * 8);
   size_t copy = 0;
   for (auto _ : state) {
-    const auto* base = reinterpret_cast<const uint64_t*>(w.copies[copy].data());
+    const std::byte* base = w.copies[copy].data();
     copy = (copy + 1) % w.copies.size();
-    p->parallelFor(words, std::max<size_t>(4096, words / (threads * 8)), [&](size_t b, size_t e, unsigned th) {
-      uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      size_t i = b;
-      for (; i + 4 <= e; i += 4) {
-        uint64_t v[4];
-        std::memcpy(v, base + i, sizeof v);
-        a0 += v[0];
-        a1 += v[1];
-        a2 += v[2];
-        a3 += v[3];
-      }
-      for (; i < e; ++i) a0 += base[i];
-      partial[th * 8] += a0 + a1 + a2 + a3;
+    p->parallelFor(chunks, std::max<size_t>(1, chunks / (threads * 8)), [&](size_t b, size_t e, unsigned th) {
+      const size_t lo = b * kChunk, hi = std::min(w.bytes, e * kChunk);
+      partial[th * 8] += sotto::bench::streamReadSum(base + lo, hi - lo);
     });
     benchmark::DoNotOptimize(partial.data());
   }
-  setBandwidthCounters(state, words * 8);
+  setBandwidthCounters(state, w.bytes);
 }
 
 std::string shapeName(Shape s) { return std::to_string(s.k) + "x" + std::to_string(s.n); }
