@@ -21,7 +21,7 @@ size_t packedActivationRowStride(DType wType, size_t k) {
   const DType act = vecDotType(wType);
   if (act == DType::Q8_K && k % 256 == 0) return k / 256 * 384;  // the kernels' packed Q8_K super-blocks
   if (act != DType::Q8_0 || k % 64 != 0) return 0;
-  return k / 64 * 128;
+  return k / 64 * 192;  // decode: 192 bytes per 64 elements; prefill: 64 per 32
 }
 
 std::byte* alignedScratch(std::span<std::byte> scratch) {

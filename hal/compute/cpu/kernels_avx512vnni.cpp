@@ -444,38 +444,35 @@ void attention512(const AttnTile& a, size_t i0, size_t i1, float* scores) {
 }
 
 // ---- Decode of the 32-element types: packed activations, two blocks per 512-bit vector ----
-// For decode (one activation row) a Q8_0 activation row is rewritten once per matmul as, per 64 elements, 64 bytes of y + 128 (unsigned, so
-// vpdpbusd takes them as they are) and 16 floats: the first block's scale ×8, the second's ×8. Against weight
-// levels w (signed), vpdpbusd then gives Σ (y + 128)·w, and starting it from −128·Σw (computed once per weight
-// block) leaves Σ y·w exactly. Per weight × activation pair and 64 elements
-// that is one vpdpbusd and two FMAs (see WeightPair), where the abs/sign form needs twice the instructions for 32.
+// For decode (one activation row) a Q8_0 activation row is rewritten once per matmul as, per 64 elements, the
+// 64 levels y (signed), the sum of each 4-element group (one int32 lane each) and 16 floats: the first block's
+// scale ×8, the second's ×8. Weight levels are taken unsigned as stored (nibbles; Q8_0 + 128), so vpdpbusd gives
+// Σ (w + o)·y, and starting it from 2^23·1.5 − o·Σy (computed once per activation pair and shared by every row)
+// leaves 2^23·1.5 + Σ w·y exactly. Per weight pair that is one vpdpbusd and three float operations; taking the
+// levels signed and y + 128 unsigned needed a second vpdpbusd per weight pair for the −128·Σw start.
 
 inline __m512i join(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
 
 struct PackedPair {
-  uint8_t yu[64];
+  int8_t ys[64];
+  int32_t sum4[16];  // Σ of ys[4l .. 4l + 3] in lane l
   float d[16];
 };
-static_assert(sizeof(PackedPair) == 128);
+static_assert(sizeof(PackedPair) == 192);
 
 void packQ8_0Row(const std::byte* q8Row, size_t k, std::byte* out) {
   const auto* y = reinterpret_cast<const BlockQ8_0*>(q8Row);
   auto* p = reinterpret_cast<PackedPair*>(out);
-  const __m512i bias = _mm512_set1_epi8(static_cast<char>(0x80));
   for (size_t j = 0; j < k / 64; ++j) {
     const BlockQ8_0& a = y[2 * j];
     const BlockQ8_0& b = y[2 * j + 1];
-    _mm512_storeu_si512(p[j].yu, _mm512_xor_si512(join(load(a.qs), load(b.qs)), bias));
+    const __m512i ys = join(load(a.qs), load(b.qs));
+    _mm512_storeu_si512(p[j].ys, ys);
+    _mm512_storeu_si512(p[j].sum4, _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(1), ys));
     const __m256 da = _mm256_set1_ps(h2f(a.d)), db = _mm256_set1_ps(h2f(b.d));
     _mm512_storeu_ps(p[j].d, _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(da)),
                                                                   _mm256_castps_pd(db), 1)));
   }
-}
-
-// Signed levels of two consecutive blocks in one vector (elements of a, then of b).
-template <typename Block, typename Levels>
-inline __m512i pairLevels(const Block& a, const Block& b, Levels levels) {
-  return join(levels(a), levels(b));
 }
 
 // The nibbles of two 4-bit blocks unpacked together: the 128-bit lanes [a.qs, a.qs, b.qs, b.qs], the odd lanes
@@ -489,82 +486,71 @@ inline __m512i pairNibbles(const uint8_t* qa, const uint8_t* qb) {
   return _mm512_and_si512(_mm512_srlv_epi16(lanes, shift), _mm512_set1_epi8(0x0F));
 }
 
-template <typename Levels>
-inline __m512i pairLevels(const BlockQ4_0& a, const BlockQ4_0& b, Levels) {
-  return _mm512_sub_epi8(pairNibbles(a.qs, b.qs), _mm512_set1_epi8(8));
+// Unsigned levels of two rows' blocks in one vector: row a's 32 elements, then row b's.
+inline __m512i unsignedPair(const BlockQ8_0& a, const BlockQ8_0& b) {
+  return _mm512_xor_si512(join(load(a.qs), load(b.qs)), _mm512_set1_epi8(static_cast<char>(0x80)));
 }
-
-template <typename Levels>
-inline __m512i pairLevels(const BlockQ5_0& a, const BlockQ5_0& b, Levels) {
+inline __m512i unsignedPair(const BlockQ4_0& a, const BlockQ4_0& b) { return pairNibbles(a.qs, b.qs); }
+inline __m512i unsignedPair(const BlockQ5_0& a, const BlockQ5_0& b) {
   uint32_t ha, hb;
   std::memcpy(&ha, a.qh, sizeof ha);
   std::memcpy(&hb, b.qh, sizeof hb);
   const __mmask64 fifth = static_cast<__mmask64>(ha) | (static_cast<__mmask64>(hb) << 32);
-  const __m512i q = _mm512_or_si512(pairNibbles(a.qs, b.qs), _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
-  return _mm512_sub_epi8(q, _mm512_set1_epi8(16));
+  return _mm512_or_si512(pairNibbles(a.qs, b.qs), _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
 }
+// log2 of the offset o of each type's unsigned levels (w + o): Q4_0 8, Q5_0 16, Q8_0 128.
+template <typename Block> constexpr int kOffsetShift = 7;
+template <> constexpr int kOffsetShift<BlockQ4_0> = 3;
+template <> constexpr int kOffsetShift<BlockQ5_0> = 4;
 
 constexpr int32_t kMagicBits = 0x4B400000;  // the float 2^23·1.5
 constexpr float kMagic = 12582912.0f;
 
-// Weight blocks 2j and 2j+1 of one row, ready for every activation of a tile. vpdpbusd starts from
-// 2^23·1.5 − 128·Σw, so each lane ends as 2^23·1.5 + Σ y·w; |Σ y·w| ≤ 4·128·127 < 2^22, so those bits read as a
-// float are exactly 2^23·1.5 + Σ y·w, and fma(bits, d, −2^23·1.5·d) (exact: d has 11 significant bits) gives
-// round(d·Σ y·w) with no conversion. Port 0, the only one that runs vpdpbusd and the conversion, was the bound:
-// per pair this leaves vpdpbusd, its start copy and two FMAs, against copy, vpdpbusd, conversion, multiply, FMA.
+// Weight blocks 2j and 2j+1 of one row. Each lane ends as 2^23·1.5 + Σ w·y; |Σ w·y| ≤ 4·128·127 < 2^22, so
+// those bits read as a float are exactly 2^23·1.5 + Σ w·y, and fma(bits, d, −2^23·1.5·d) (exact: d has 11
+// significant bits) gives round(d·Σ w·y) with no int→float conversion.
 struct WeightPair {
-  __m512i lv;     // signed levels
-  __m512i start;  // 2^23·1.5 − 128·Σw per int32 lane
+  __m512i lu;     // unsigned levels w + o
   __m512 d;       // the two blocks' scales, ×8 each
   __m512 magicD;  // −2^23·1.5·d
 
-  template <typename Block, typename Levels>
-  WeightPair(const Block& a, const Block& b, Levels levels) {
-    lv = pairLevels(a, b, levels);
-    start = _mm512_sub_epi32(_mm512_set1_epi32(kMagicBits),
-                             _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(0x80)), lv));
+  template <typename Block>
+  WeightPair(const Block& a, const Block& b) : lu(unsignedPair(a, b)) {
     const __m256i h = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16(static_cast<short>(a.d))),
                                               _mm_set1_epi16(static_cast<short>(b.d)), 1);
     d = _mm512_cvtph_ps(h);
     magicD = _mm512_mul_ps(d, _mm512_set1_ps(-kMagic));
   }
-  void dot(const PackedPair& y, __m512& acc) const {
-    const __m512i s = _mm512_dpbusd_epi32(start, _mm512_loadu_si512(y.yu), lv);
-    acc = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(s), d, magicD), _mm512_loadu_ps(y.d), acc);
+  void dot(const PackedPair& y, __m512i start, __m512 yd, __m512& acc) const {
+    const __m512i s = _mm512_dpbusd_epi32(start, lu, _mm512_loadu_si512(y.ys));
+    acc = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(s), d, magicD), yd, acc);
   }
 };
 
-// R weight rows (any R rows: decode passes one per stream) × C packed activation rows (decode: C = 1). Every
-// (row, activation) pair gets the same arithmetic whatever R is, so a result does not depend on how rows are
-// shared out between threads.
-template <typename Block, int R, int C, typename Levels>
-void pairTile(const MatTile& t, const size_t* rows, size_t i, Levels levels) {
+// R weight rows (any R rows: decode passes one per stream) against the packed activation row. Every row gets the
+// same arithmetic whatever R is, so a result does not depend on how rows are shared out between threads.
+template <typename Block, int R>
+void pairTile(const MatTile& t, const size_t* rows) {
   const size_t pairs = t.k / 64;
   const Block* w[R];
   for (int k = 0; k < R; ++k) w[k] = reinterpret_cast<const Block*>(t.w + rows[k] * t.wRowBytes);
-  const PackedPair* y[C];
-  for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const PackedPair*>(t.xp + (i + c) * t.xpStride);
-  __m512 acc[R][C];
-  for (auto& row : acc) {
-    for (auto& a : row) a = _mm512_setzero_ps();
-  }
+  const auto* y = reinterpret_cast<const PackedPair*>(t.xp);
+  __m512 acc[R];
+  for (auto& a : acc) a = _mm512_setzero_ps();
+  const __m512i magic = _mm512_set1_epi32(kMagicBits);
   for (size_t j = 0; j < pairs; ++j) {
-    if constexpr (C == 1) {  // decode streams each weight byte once: prefetch every stream a fixed distance ahead
-#pragma GCC unroll 4
-      for (int k = 0; k < R; ++k) {
-        _mm_prefetch(reinterpret_cast<const char*>(w[k] + 2 * j) + kDecodePrefetchBytes, _MM_HINT_T0);
-      }
-    }
+    // Decode streams each weight byte once: prefetch every stream a fixed distance ahead.
 #pragma GCC unroll 4
     for (int k = 0; k < R; ++k) {
-      const WeightPair wp(w[k][2 * j], w[k][2 * j + 1], levels);
-#pragma GCC unroll 8
-      for (int c = 0; c < C; ++c) wp.dot(y[c][j], acc[k][c]);
+      _mm_prefetch(reinterpret_cast<const char*>(w[k] + 2 * j) + kDecodePrefetchBytes, _MM_HINT_T0);
     }
+    const __m512i start =
+        _mm512_sub_epi32(magic, _mm512_slli_epi32(_mm512_loadu_si512(y[j].sum4), kOffsetShift<Block>));
+    const __m512 yd = _mm512_loadu_ps(y[j].d);
+#pragma GCC unroll 4
+    for (int k = 0; k < R; ++k) WeightPair(w[k][2 * j], w[k][2 * j + 1]).dot(y[j], start, yd, acc[k]);
   }
-  for (int k = 0; k < R; ++k) {
-    for (int c = 0; c < C; ++c) t.y[(i + c) * t.yStride + rows[k]] = _mm512_reduce_add_ps(acc[k][c]);
-  }
+  for (int k = 0; k < R; ++k) t.y[rows[k]] = _mm512_reduce_add_ps(acc[k]);
 }
 
 // ---- Prefill: 16 weight rows per vector, activations broadcast ----
@@ -606,18 +592,6 @@ void packPrefillRow(const std::byte* q8Row, size_t k, size_t m, size_t row, std:
   }
 }
 
-// Unsigned levels of two rows' blocks in one vector: row a's 32 elements, then row b's.
-inline __m512i unsignedPair(const BlockQ8_0& a, const BlockQ8_0& b) {
-  return _mm512_xor_si512(join(load(a.qs), load(b.qs)), _mm512_set1_epi8(static_cast<char>(0x80)));
-}
-inline __m512i unsignedPair(const BlockQ4_0& a, const BlockQ4_0& b) { return pairNibbles(a.qs, b.qs); }
-inline __m512i unsignedPair(const BlockQ5_0& a, const BlockQ5_0& b) {
-  uint32_t ha, hb;
-  std::memcpy(&ha, a.qh, sizeof ha);
-  std::memcpy(&hb, b.qh, sizeof hb);
-  const __mmask64 fifth = static_cast<__mmask64>(ha) | (static_cast<__mmask64>(hb) << 32);
-  return _mm512_or_si512(pairNibbles(a.qs, b.qs), _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
-}
 template <typename Block> constexpr int kStartIndex = 2;  // Q8_0: + 128
 template <> constexpr int kStartIndex<BlockQ4_0> = 0;
 template <> constexpr int kStartIndex<BlockQ5_0> = 1;
@@ -729,17 +703,17 @@ void prefillTile(const MatTile& t) {
   for (; r0 < t.n1; r0 += 16) prefillRows<Block, 1>(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
 }
 
-// Decode: 4 rows at a time (used for the 4- and 5-bit types: 135M Q4_0 tg64 +8 % over gemv4 in alternated runs;
-// Q8_0 keeps gemv4, where this measured no better).
-template <typename Block, typename Levels>
-void tileLoopPacked(const MatTile& t, Levels levels) {
+// Decode: 4 rows (one per stream) at a time on the pair tile; prefill on the broadcast tile. Q8_0 decode had kept
+// gemv4 (256-bit, no packing) while decode was bound by one stream per thread; with four streams the pair tile
+// measured 126.8 -> 144.3 tok/s (135M Q8_0 tg64, alternated medians).
+template <typename Block>
+void tileLoopPacked(const MatTile& t) {
   if (t.m > 1) {
     prefillTile<Block>(t);
     return;
   }
   decodeStreams(
-      t.n0, t.n1, [&](const RowQuad& q) { pairTile<Block, 4, 1>(t, q.r, 0, levels); },
-      [&](size_t r) { pairTile<Block, 1, 1>(t, &r, 0, levels); });
+      t.n0, t.n1, [&](const RowQuad& q) { pairTile<Block, 4>(t, q.r); }, [&](size_t r) { pairTile<Block, 1>(t, &r); });
 }
 
 // ---- K-quants (256-element super-blocks, Q8_K activations) ----
@@ -1156,17 +1130,13 @@ class Avx512VnniKernels final : public MatKernels {
   void mulTile(DType t, const MatTile& tile) const override {
     switch (t) {
       case DType::Q8_0:
-        if (tile.xp != nullptr && tile.m > 1) {
-          tileLoopPacked<BlockQ8_0>(tile, levelsQ8_0);
-        } else {
-          tileLoopSym<BlockQ8_0, dotQ8_0>(tile, levelsQ8_0);
-        }
+        if (tile.xp != nullptr) tileLoopPacked<BlockQ8_0>(tile); else tileLoopSym<BlockQ8_0, dotQ8_0>(tile, levelsQ8_0);
         break;
       case DType::Q4_0:
-        if (tile.xp != nullptr) tileLoopPacked<BlockQ4_0>(tile, levelsQ4_0); else tileLoopSym<BlockQ4_0, dotQ4_0>(tile, levelsQ4_0);
+        if (tile.xp != nullptr) tileLoopPacked<BlockQ4_0>(tile); else tileLoopSym<BlockQ4_0, dotQ4_0>(tile, levelsQ4_0);
         break;
       case DType::Q5_0:
-        if (tile.xp != nullptr) tileLoopPacked<BlockQ5_0>(tile, levelsQ5_0); else tileLoopSym<BlockQ5_0, dotQ5_0>(tile, levelsQ5_0);
+        if (tile.xp != nullptr) tileLoopPacked<BlockQ5_0>(tile); else tileLoopSym<BlockQ5_0, dotQ5_0>(tile, levelsQ5_0);
         break;
       case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile); break;
       case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile); break;
