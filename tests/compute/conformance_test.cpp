@@ -71,6 +71,8 @@ TEST_P(Conformance, MatmulEveryWeightTypeMatchesReference) {
     const bool kquant = block == 256;
     const size_t b = std::max<size_t>(block, 32);  // the float types still take k in Q8-free steps; odd k below
     std::vector<Shape> shapes = {{1, 1, b, false},  {1, 37, 3 * b, false}, {1, 64, 2 * b, true},
+                                 // decode on packed activations: 37 rows leave a row outside the four streams
+                                 {1, 37, 2 * b, true},
                                  {3, 17, b, false}, {7, 33, 2 * b, true}, {16, 9, kquant ? size_t{256} : size_t{160}, false},
                                  // prefill tiles of 8 and 4 activations with row and activation tails
                                  {21, 13, 4 * b, true}, {12, 6, 2 * b, false},
