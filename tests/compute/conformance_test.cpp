@@ -310,34 +310,37 @@ TEST_P(Conformance, RmsNormSoftmaxAndElementwiseOps) {
 }
 
 TEST_P(Conformance, RopeNormalNeoxPartialAndFreqFactors) {
-  const size_t tokens = 6, heads = 3, headDim = 64;
+  const size_t tokens = 6, heads = 3;
   std::vector<int32_t> pos(tokens);
   for (size_t t = 0; t < tokens; ++t) pos[t] = static_cast<int32_t>(t * 37 + 5);
-  const std::vector<float> factors = [&] {
-    std::vector<float> f(headDim / 2);
-    for (size_t i = 0; i < f.size(); ++i) f[i] = 1.0f + static_cast<float>(i % 5);
-    return f;
-  }();
-  for (auto& pool : pools_) {
-    for (hal::RopeMode mode : {hal::RopeMode::normal, hal::RopeMode::neox}) {
-      for (size_t nDims : {size_t{0}, size_t{32}}) {
-        for (bool ff : {false, true}) {
-          const std::vector<float> x = randomFloats(rng_, tokens * heads * headDim);
-          std::vector<float> e = x, g = x;
-          hal::RopeArgs a;
-          a.tokens = tokens;
-          a.heads = heads;
-          a.headDim = headDim;
-          a.nDims = nDims;
-          a.positions = pos.data();
-          a.freqBase = 500000.0f;
-          a.freqFactors = ff && nDims == 0 ? factors.data() : nullptr;
-          a.mode = mode;
-          a.x = e.data();
-          ASSERT_TRUE(ref_->rope(*refPool_, a).ok());
-          a.x = g.data();
-          ASSERT_TRUE(dut_->rope(*pool, a).ok());
-          expectClose(g, e, 1e-5, 1e-6, "rope");
+  // headDim 40 leaves pairs past a whole vector (20 and 10 pairs) for kernels that rotate 8 or 16 at a time.
+  for (size_t headDim : {size_t{64}, size_t{40}}) {
+    const std::vector<float> factors = [&] {
+      std::vector<float> f(headDim / 2);
+      for (size_t i = 0; i < f.size(); ++i) f[i] = 1.0f + static_cast<float>(i % 5);
+      return f;
+    }();
+    for (auto& pool : pools_) {
+      for (hal::RopeMode mode : {hal::RopeMode::normal, hal::RopeMode::neox}) {
+        for (size_t nDims : {size_t{0}, headDim / 2}) {
+          for (bool ff : {false, true}) {
+            const std::vector<float> x = randomFloats(rng_, tokens * heads * headDim);
+            std::vector<float> e = x, g = x;
+            hal::RopeArgs a;
+            a.tokens = tokens;
+            a.heads = heads;
+            a.headDim = headDim;
+            a.nDims = nDims;
+            a.positions = pos.data();
+            a.freqBase = 500000.0f;
+            a.freqFactors = ff && nDims == 0 ? factors.data() : nullptr;
+            a.mode = mode;
+            a.x = e.data();
+            ASSERT_TRUE(ref_->rope(*refPool_, a).ok());
+            a.x = g.data();
+            ASSERT_TRUE(dut_->rope(*pool, a).ok());
+            expectClose(g, e, 1e-5, 1e-6, "rope");
+          }
         }
       }
     }

@@ -120,15 +120,33 @@ void rmsNormRows(const RmsNormArgs& a, size_t r0, size_t r1) {
   }
 }
 
+namespace {
+// Pair i's angle at theta = position · thetaScale^i (theta advances by repeated multiplication, as ggml's).
+float ropeAngle(const RopeArgs& a, float theta, size_t i) {
+  const float ff = a.freqFactors != nullptr ? a.freqFactors[i] : 1.0f;
+  return a.freqScale * (theta / ff);
+}
+float ropeThetaScale(const RopeArgs& a) { return std::pow(a.freqBase, -2.0f / static_cast<float>(a.nDims)); }
+}  // namespace
+
+void ropeAngles(const RopeArgs& a, int32_t position, float* cosOut, float* sinOut) {
+  const float thetaScale = ropeThetaScale(a);
+  float theta = static_cast<float>(position);
+  for (size_t i = 0; i < a.nDims / 2; ++i, theta *= thetaScale) {
+    const float angle = ropeAngle(a, theta, i);
+    cosOut[i] = std::cos(angle);
+    sinOut[i] = std::sin(angle);
+  }
+}
+
 void ropeTokens(const RopeArgs& a, size_t t0, size_t t1) {
-  const float thetaScale = std::pow(a.freqBase, -2.0f / static_cast<float>(a.nDims));
+  const float thetaScale = ropeThetaScale(a);
   const size_t half = a.nDims / 2;
   for (size_t t = t0; t < t1; ++t) {
     float* tok = a.x + t * a.tokenStride;
     float theta = static_cast<float>(a.positions[t]);
     for (size_t i = 0; i < half; ++i, theta *= thetaScale) {
-      const float ff = a.freqFactors != nullptr ? a.freqFactors[i] : 1.0f;
-      const float angle = a.freqScale * (theta / ff);
+      const float angle = ropeAngle(a, theta, i);
       const float c = std::cos(angle), s = std::sin(angle);
       const size_t i0 = a.mode == RopeMode::normal ? 2 * i : i;
       const size_t i1 = a.mode == RopeMode::normal ? 2 * i + 1 : i + half;

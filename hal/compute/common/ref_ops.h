@@ -34,6 +34,9 @@ void dequantizeRowTo(DType type, const std::byte* src, float* dst, size_t cols);
 
 void rmsNormRows(const RmsNormArgs& a, size_t r0, size_t r1);
 void ropeTokens(const RopeArgs& a, size_t t0, size_t t1);
+// The cosines and sines of one position's nDims/2 angles, computed exactly as ropeTokens does (for kernels that
+// rotate with vectors and must give the same bytes).
+void ropeAngles(const RopeArgs& a, int32_t position, float* cosOut, float* sinOut);
 void softmaxRows(const SoftmaxArgs& a, size_t r0, size_t r1);
 void siluMul(const float* gate, const float* up, float* out, size_t n);
 void add(const float* a, const float* b, float* out, size_t n);

@@ -207,9 +207,22 @@ class CpuBackend final : public ComputeBackend {
       }
     });
   }
+  // The angles as the reference computes them (same code, same flags: the same bytes), once per token for all
+  // its heads; the rotation in the kernel set's vectors.
   void doRope(ThreadPool& pool, const RopeArgs& a) override {
+    const MatKernels* k = kernels_.elementwise;
+    constexpr size_t kMaxHalf = 256;
+    const size_t half = a.nDims / 2;
     pool.parallelFor(a.tokens, lightGrain(a.heads * a.headDim, 8), [&](size_t t0, size_t t1, unsigned) {
-      compute::ref::ropeTokens(a, t0, t1);
+      if (k == nullptr || half > kMaxHalf || !k->rope(nullptr, 0, a.headDim, a.nDims, false, nullptr)) {
+        compute::ref::ropeTokens(a, t0, t1);
+        return;
+      }
+      float cs[2 * kMaxHalf];
+      for (size_t t = t0; t < t1; ++t) {
+        compute::ref::ropeAngles(a, a.positions[t], cs, cs + half);
+        k->rope(a.x + t * a.tokenStride, a.heads, a.headDim, a.nDims, a.mode == RopeMode::neox, cs);
+      }
     });
   }
   void doSoftmax(ThreadPool& pool, const SoftmaxArgs& a) override {
@@ -225,8 +238,11 @@ class CpuBackend final : public ComputeBackend {
     });
   }
   void doAdd(ThreadPool& pool, std::span<const float> a, std::span<const float> b, std::span<float> out) override {
+    const MatKernels* k = kernels_.elementwise;
     pool.parallelFor(out.size(), lightGrain(1, 16384), [&](size_t i0, size_t i1, unsigned) {
-      compute::ref::add(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0);
+      if (k == nullptr || !k->add(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0)) {
+        compute::ref::add(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0);
+      }
     });
   }
   void doAddBias(ThreadPool&, std::span<float> x, std::span<const float> bias, size_t rows, size_t stride) override {

@@ -68,6 +68,17 @@ class MatKernels {
   virtual bool rmsNorm(const float* x, const float* w, float* y, size_t n, float eps) const {
     return (void)x, (void)w, (void)y, (void)n, (void)eps, false;
   }
+  // out = a + b over n floats (out may alias a or b), exactly as the reference; false when this set has none.
+  virtual bool add(const float* a, const float* b, float* out, size_t n) const {
+    return (void)a, (void)b, (void)out, (void)n, false;
+  }
+  // Rotates the first nDims dimensions of each of `heads` heads (headDim floats apart) of one token, with the
+  // angle's cosines in cs[0, nDims/2) and sines in cs[nDims/2, nDims): pairs (2i, 2i+1), or (i, i + nDims/2) when
+  // `neox`. The reference's arithmetic (a product each, then one add or subtract: no fused multiply-add), so
+  // the bytes are the reference's; false when this set has none.
+  virtual bool rope(float* x, size_t heads, size_t headDim, size_t nDims, bool neox, const float* cs) const {
+    return (void)x, (void)heads, (void)headDim, (void)nDims, (void)neox, (void)cs, false;
+  }
   // n floats to f16 with exactly fp32ToFp16's bytes (round to nearest even, NaN as sign | 0x7e00); false when this
   // set has none (n = 0 just asks).
   virtual bool toHalf(const float* x, uint16_t* out, size_t n) const { return (void)x, (void)out, (void)n, false; }

@@ -311,6 +311,52 @@ void siluMul512(const float* gate, const float* up, float* out, size_t n) {
   }
 }
 
+void add512(const float* a, const float* b, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, _mm512_add_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(out + i, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i)));
+  }
+}
+
+// x0' = x0·c − x1·s and x1' = x0·s + x1·c with separate products and one add, as the reference (the compiler must
+// not contract them: this file is built with -ffp-contract=off, see hal/CMakeLists.txt).
+void rope512(float* x, size_t heads, size_t headDim, size_t nDims, bool neox, const float* cs) {
+  const size_t half = nDims / 2;
+  const float* cosv = cs;
+  const float* sinv = cs + half;
+  for (size_t h = 0; h < heads; ++h) {
+    float* v = x + h * headDim;
+    if (neox) {
+      for (size_t i = 0; i < half; i += 16) {
+        const __mmask16 m = half - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (half - i)) - 1);
+        const __m512 c = _mm512_maskz_loadu_ps(m, cosv + i), s = _mm512_maskz_loadu_ps(m, sinv + i);
+        const __m512 x0 = _mm512_maskz_loadu_ps(m, v + i), x1 = _mm512_maskz_loadu_ps(m, v + half + i);
+        _mm512_mask_storeu_ps(v + i, m, _mm512_sub_ps(_mm512_mul_ps(x0, c), _mm512_mul_ps(x1, s)));
+        _mm512_mask_storeu_ps(v + half + i, m, _mm512_add_ps(_mm512_mul_ps(x0, s), _mm512_mul_ps(x1, c)));
+      }
+      continue;
+    }
+    // Adjacent pairs: 8 pairs per vector; cosines and sines duplicated into both lanes of their pair, the sine
+    // negated in the even lane, and the pair swapped for the second product: even x0·c + x1·(−s), odd x1·c + x0·s.
+    const __m512i dup = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+    const __m512i sign = _mm512_set_epi32(0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0, INT32_MIN, 0,
+                                          INT32_MIN, 0, INT32_MIN, 0, INT32_MIN);  // no AVX512DQ: integer xor
+    for (size_t i = 0; i < half; i += 8) {
+      const size_t pairs = half - i >= 8 ? 8 : half - i;
+      const __mmask16 m = pairs == 8 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (2 * pairs)) - 1);
+      const __mmask16 mh = static_cast<__mmask16>((1u << pairs) - 1);
+      const __m512 c = _mm512_permutexvar_ps(dup, _mm512_maskz_loadu_ps(mh, cosv + i));
+      const __m512 s = _mm512_castsi512_ps(
+          _mm512_xor_si512(_mm512_castps_si512(_mm512_permutexvar_ps(dup, _mm512_maskz_loadu_ps(mh, sinv + i))), sign));
+      const __m512 xv = _mm512_maskz_loadu_ps(m, v + 2 * i);
+      const __m512 sw = _mm512_permute_ps(xv, 0xB1);  // (x1, x0) in each pair
+      _mm512_mask_storeu_ps(v + 2 * i, m, _mm512_add_ps(_mm512_mul_ps(xv, c), _mm512_mul_ps(sw, s)));
+    }
+  }
+}
+
 // The reference's rms_norm: float squares summed in double (8 lanes of double per half vector), the same
 // float scale, then (x · scale) · w element by element.
 void rmsNorm512(const float* x, const float* w, float* y, size_t n, float eps) {
@@ -1126,6 +1172,14 @@ class Avx512VnniKernels final : public MatKernels {
   }
   bool rmsNorm(const float* x, const float* w, float* y, size_t n, float eps) const override {
     rmsNorm512(x, w, y, n, eps);
+    return true;
+  }
+  bool add(const float* a, const float* b, float* out, size_t n) const override {
+    add512(a, b, out, n);
+    return true;
+  }
+  bool rope(float* x, size_t heads, size_t headDim, size_t nDims, bool neox, const float* cs) const override {
+    rope512(x, heads, headDim, nDims, neox, cs);
     return true;
   }
   bool toHalf(const float* x, uint16_t* out, size_t n) const override {
