@@ -957,32 +957,45 @@ inline __m512i groupRowOffsets(const MatTile& t, size_t rows) {
   return _mm512_load_si512(off);
 }
 
+// G × 16 rows [r0, r0 + rows): each broadcast activation group feeds G vpdpbusd (as prefillRows). A 64-element
+// chunk's low and high sub-blocks go in two passes over the activations, so a pass holds 8·G weight vectors.
+template <int G>
 void prefillRowsQ4K(const MatTile& t, size_t r0, size_t rows) {
+  constexpr int R = 16 * G;
   const size_t nb = t.k / kQkK, m = t.m;
   const auto* xp = reinterpret_cast<const PrefillSuper*>(t.xp);
-  alignas(64) float acc[kPrefillChunk][16];
-  alignas(64) float dsc[8][16], nmag[8][16], dm[8][16];  // per sub-block and row: d·sc, −2^23·1.5·d·sc, dmin·m
-  const BlockQ4_K* rp[16];
-  for (size_t i = 0; i < 16; ++i) {
+  alignas(64) float acc[kPrefillChunk][R];
+  alignas(64) float dsc[8][R], nmag[8][R], dm[8][R];  // per sub-block and row: d·sc, −2^23·1.5·d·sc, dmin·m
+  const BlockQ4_K* rp[R];
+  for (size_t i = 0; i < R; ++i) {
     rp[i] = reinterpret_cast<const BlockQ4_K*>(t.w + (r0 + (i < rows ? i : rows - 1)) * t.wRowBytes);
   }
-  const __m512i rowOff = groupRowOffsets(t, rows);
+  __m512i rowOff[G];
+  __mmask16 mask[G];
+  for (int k = 0; k < G; ++k) {
+    const size_t lo = 16 * static_cast<size_t>(k), here = rows > lo ? rows - lo : 0;
+    mask[k] = here >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << here) - 1);
+    // A group past the last row repeats it (its lanes are never stored).
+    rowOff[k] = here == 0 ? _mm512_set1_epi32(static_cast<int32_t>((rows - 1) * t.wRowBytes))
+                          : _mm512_add_epi32(groupRowOffsets(t, here), _mm512_set1_epi32(static_cast<int32_t>(lo * t.wRowBytes)));
+  }
   const std::byte* base = t.w + r0 * t.wRowBytes;
-  const __mmask16 mask = rows >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << rows) - 1);
   const __m512i magic = _mm512_set1_epi32(kMagicBits);
   for (size_t c0 = 0; c0 < m; c0 += kPrefillChunk) {
     const size_t n = m - c0 < kPrefillChunk ? m - c0 : kPrefillChunk;  // no <algorithm>: see kernels.h
-    for (size_t c = 0; c < n; ++c) _mm512_store_ps(acc[c], _mm512_setzero_ps());
+    for (size_t c = 0; c < n; ++c) {
+      for (int k = 0; k < G; ++k) _mm512_store_ps(acc[c] + 16 * k, _mm512_setzero_ps());
+    }
     for (size_t b = 0; b < nb; ++b) {
-      // The 16 rows' scales and mins, one row per lane: scalesMins' bit unpacking on gathered words (the
-      // per-row scalar version was a third of this tile's time at m = 64).
-      {
-        const __m512i dd = gatherRows(rowOff, base, b, sizeof(BlockQ4_K), 0);  // d | dmin << 16
+      // The rows' scales and mins, one row per lane: scalesMins' bit unpacking on gathered words (the per-row
+      // scalar version was a third of this tile's time at m = 64).
+      for (int k = 0; k < G; ++k) {
+        const __m512i dd = gatherRows(rowOff[k], base, b, sizeof(BlockQ4_K), 0);  // d | dmin << 16
         const __m512 d = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(dd));
         const __m512 dmin = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(dd, 16)));
-        const __m512i u0 = gatherRows(rowOff, base, b, sizeof(BlockQ4_K), 4);
-        const __m512i u1 = gatherRows(rowOff, base, b, sizeof(BlockQ4_K), 8);
-        const __m512i u2 = gatherRows(rowOff, base, b, sizeof(BlockQ4_K), 12);
+        const __m512i u0 = gatherRows(rowOff[k], base, b, sizeof(BlockQ4_K), 4);
+        const __m512i u1 = gatherRows(rowOff[k], base, b, sizeof(BlockQ4_K), 8);
+        const __m512i u2 = gatherRows(rowOff[k], base, b, sizeof(BlockQ4_K), 12);
         const __m512i low6 = _mm512_set1_epi32(0x3f3f3f3f), low4 = _mm512_set1_epi32(0x0f0f0f0f);
         const __m512i top2 = _mm512_set1_epi32(0x03030303);
         const __m512i words[4] = {
@@ -993,47 +1006,62 @@ void prefillRowsQ4K(const MatTile& t, size_t r0, size_t rows) {
             _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(u2, 4), low4),
                             _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(u1, 6), top2), 4)),  // mins 4..7
         };
-        for (int s = 0; s < 8; ++s) {
-          const __m512 sc = _mm512_mul_ps(d, byteLanes(words[s / 4], s % 4));  // exact: 11 × 6 significant bits
-          _mm512_store_ps(dsc[s], sc);
-          _mm512_store_ps(nmag[s], _mm512_mul_ps(_mm512_set1_ps(-kMagic), sc));  // exact: 2 more
-          _mm512_store_ps(dm[s], _mm512_mul_ps(dmin, byteLanes(words[2 + s / 4], s % 4)));
+        for (int sb = 0; sb < 8; ++sb) {
+          const __m512 sc = _mm512_mul_ps(d, byteLanes(words[sb / 4], sb % 4));  // exact: 11 × 6 significant bits
+          _mm512_store_ps(dsc[sb] + 16 * k, sc);
+          _mm512_store_ps(nmag[sb] + 16 * k, _mm512_mul_ps(_mm512_set1_ps(-kMagic), sc));  // exact: 2 more
+          _mm512_store_ps(dm[sb] + 16 * k, _mm512_mul_ps(dmin, byteLanes(words[2 + sb / 4], sb % 4)));
         }
       }
       const PrefillSuper* yb = xp + b * m + c0;
       for (int j = 0; j < 4; ++j) {  // 64-element chunks: sub-blocks 2j and 2j + 1
-        __m512i zl[8], zh[8], wl[8], wh[8];
-        for (int p = 0; p < 4; ++p) {
-          chunkPair(*(rp[p] + b), *(rp[p + 4] + b), j, zl[p], zh[p]);
-          chunkPair(*(rp[8 + p] + b), *(rp[12 + p] + b), j, zl[4 + p], zh[4 + p]);
-        }
-        transposePairs(zl, wl);
-        transposePairs(zh, wh);
-        const __m512 dl = _mm512_load_ps(dsc[2 * j]), dh = _mm512_load_ps(dsc[2 * j + 1]);
-        const __m512 nl = _mm512_load_ps(nmag[2 * j]), nh = _mm512_load_ps(nmag[2 * j + 1]);
-        const __m512 ml = _mm512_load_ps(dm[2 * j]), mh = _mm512_load_ps(dm[2 * j + 1]);
-        for (size_t c = 0; c < n; ++c) {
-          const PrefillSuper& y = yb[c];
-          const int8_t* q = y.qs + 64 * j;
-          __m512i sl = magic, sh = magic;
-          for (int g = 0; g < 8; ++g) {
-            int32_t a, bq;
-            std::memcpy(&a, q + 4 * g, sizeof a);
-            std::memcpy(&bq, q + 32 + 4 * g, sizeof bq);
-            sl = _mm512_dpbusd_epi32(sl, wl[g], _mm512_set1_epi32(a));
-            sh = _mm512_dpbusd_epi32(sh, wh[g], _mm512_set1_epi32(bq));
+        alignas(64) __m512i wv[2][G][8];  // [low/high sub-block][group]: transposed once, read by both passes
+        for (int k = 0; k < G; ++k) {
+          __m512i zl[8], zh[8];
+          const BlockQ4_K* const* g = rp + 16 * k;
+          for (int p = 0; p < 4; ++p) {
+            chunkPair(*(g[p] + b), *(g[p + 4] + b), j, zl[p], zh[p]);
+            chunkPair(*(g[8 + p] + b), *(g[12 + p] + b), j, zl[4 + p], zh[4 + p]);
           }
-          const __m512 yd = _mm512_set1_ps(y.d);
-          __m512 r = _mm512_load_ps(acc[c]);
-          r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(sl), dl, nl), yd, r);
-          r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(sh), dh, nh), yd, r);
-          r = _mm512_fnmadd_ps(ml, _mm512_set1_ps(y.sums[2 * j]), r);
-          r = _mm512_fnmadd_ps(mh, _mm512_set1_ps(y.sums[2 * j + 1]), r);
-          _mm512_store_ps(acc[c], r);
+          transposePairs(zl, wv[0][k]);
+          transposePairs(zh, wv[1][k]);
+        }
+        for (int half = 0; half < 2; ++half) {
+          const int sb = 2 * j + half;
+          __m512i w[G][8];
+          __m512 ds[G], nm[G], mn[G];
+          for (int k = 0; k < G; ++k) {
+            for (int g = 0; g < 8; ++g) w[k][g] = wv[half][k][g];
+            ds[k] = _mm512_load_ps(dsc[sb] + 16 * k);
+            nm[k] = _mm512_load_ps(nmag[sb] + 16 * k);
+            mn[k] = _mm512_load_ps(dm[sb] + 16 * k);
+          }
+          for (size_t c = 0; c < n; ++c) {
+            const PrefillSuper& y = yb[c];
+            const int8_t* q = y.qs + 32 * sb;
+            __m512i sum[G];
+            for (int k = 0; k < G; ++k) sum[k] = magic;
+            for (int g = 0; g < 8; ++g) {
+              int32_t a;
+              std::memcpy(&a, q + 4 * g, sizeof a);
+              const __m512i yq = _mm512_set1_epi32(a);
+              for (int k = 0; k < G; ++k) sum[k] = _mm512_dpbusd_epi32(sum[k], w[k][g], yq);
+            }
+            const __m512 yd = _mm512_set1_ps(y.d), ys = _mm512_set1_ps(y.sums[sb]);
+            for (int k = 0; k < G; ++k) {
+              __m512 r = _mm512_load_ps(acc[c] + 16 * k);
+              r = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_castsi512_ps(sum[k]), ds[k], nm[k]), yd, r);
+              _mm512_store_ps(acc[c] + 16 * k, _mm512_fnmadd_ps(mn[k], ys, r));
+            }
+          }
         }
       }
     }
-    for (size_t c = 0; c < n; ++c) _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0, mask, _mm512_load_ps(acc[c]));
+    for (size_t c = 0; c < n; ++c) {
+      for (int k = 0; k < G; ++k) {
+        _mm512_mask_storeu_ps(t.y + (c0 + c) * t.yStride + r0 + 16 * k, mask[k], _mm512_load_ps(acc[c] + 16 * k));
+      }
+    }
   }
 }
 
@@ -1175,7 +1203,9 @@ void prefillTileQ6K(const MatTile& t) {
 }
 
 void prefillTileQ4K(const MatTile& t) {
-  for (size_t r0 = t.n0; r0 < t.n1; r0 += 16) prefillRowsQ4K(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
+  size_t r0 = t.n0;
+  for (; r0 + 32 <= t.n1; r0 += 32) prefillRowsQ4K<2>(t, r0, 32);
+  for (; r0 < t.n1; r0 += 16) prefillRowsQ4K<1>(t, r0, t.n1 - r0 < 16 ? t.n1 - r0 : 16);
 }
 
 // One Q6_K super-block of a weight row, unpacked once for every activation block of a tile. The levels are
