@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -53,6 +54,9 @@ class Listener {
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
   uint64_t voicedFrames() const noexcept { return voicedFrames_; }
   bool recognizing() const noexcept { return recognizing_; }
+  // The wake spotter's engine ("network" or "keyphrase") and why a configured wake model is not used (or empty).
+  const char* wakeEngine() const noexcept { return wake_->engine(); }
+  const std::string& wakeFallbackReason() const noexcept { return wake_->fallbackReason(); }
 
   static constexpr uint32_t kFrameSamples = 160;
 

@@ -24,6 +24,24 @@ Result<std::unique_ptr<WakeSpotter>> WakeSpotter::create(const WakeConfig& confi
   if (config.phoneLoopExponent > 0 || config.phoneLoopExponent < -100) {
     return makeError(Errc::invalid_argument, "wake phone-loop exponent out of range");
   }
+  std::string fallback;
+  if (!config.model.empty()) {
+    auto model = WakeModel::load(config.model);
+    if (model.ok() && model->phrase == phrase) {
+      auto det = WakeDetector::create(std::move(model).value());
+      if (det.ok()) {
+        std::unique_ptr<WakeSpotter> w(new WakeSpotter());
+        w->net_ = std::make_unique<WakeDetector>(std::move(det).value());
+        return w;
+      }
+      fallback = det.error().message;
+    } else {
+      fallback = model.ok() ? "wake model " + config.model + " was trained for '" + model->phrase + "', not '" +
+                                  phrase + "'"
+                            : model.error().message;
+    }
+    fallback += "; spotting the phrase with pocketsphinx instead";
+  }
   char threshold[16], plp[16];
   std::snprintf(threshold, sizeof threshold, "1e%d", config.thresholdExponent);
   std::snprintf(plp, sizeof plp, "1e%d", config.phoneLoopExponent);
@@ -48,10 +66,18 @@ Result<std::unique_ptr<WakeSpotter>> WakeSpotter::create(const WakeConfig& confi
     w->ring_.assign(kRingSamples, 0);
     w->segment_.assign(kRingSamples, 0);
   }
+  w->fallback_ = std::move(fallback);
   return w;
 }
 
 void WakeSpotter::start(uint64_t startSample) noexcept {
+  if (net_) {
+    net_->reset();
+    start_ = startSample;
+    fed_ = 0;
+    active_ = true;
+    return;
+  }
   if (active_) ps_end_utt(ps_.get());
   start_ = startSample;
   fed_ = 0;
@@ -61,6 +87,7 @@ void WakeSpotter::start(uint64_t startSample) noexcept {
 
 bool WakeSpotter::process(std::span<const int16_t> samples) noexcept {
   if (!active_ || samples.empty()) return false;
+  if (net_) return processNetwork(samples);
   if (ps_process_raw(ps_.get(), samples.data(), samples.size(), FALSE, FALSE) < 0) return false;
   fed_ += samples.size();
   if (verifier_) {
@@ -98,6 +125,22 @@ bool WakeSpotter::process(std::span<const int16_t> samples) noexcept {
   return true;
 }
 
+// The network takes whole 10 ms frames (the Listener gives exactly those); the phrase ended about the model's
+// measured detection lag before the frame that detected it.
+bool WakeSpotter::processNetwork(std::span<const int16_t> samples) noexcept {
+  bool heard = false;
+  while (samples.size() >= LogMel::kFrame && !heard) {
+    heard = net_->process(samples.first(LogMel::kFrame));
+    samples = samples.subspan(LogMel::kFrame);
+    fed_ += LogMel::kFrame;
+  }
+  if (!heard) return false;
+  const uint64_t now = start_ + fed_;
+  phraseEnd_ = now - std::min(now - start_, uint64_t{net_->model().endLagFrames} * LogMel::kFrame);
+  active_ = false;
+  return true;
+}
+
 bool WakeSpotter::verified(uint64_t lagFrames, uint64_t phraseFrames) noexcept {
   const uint64_t samplesPerFrame = 16000 / 1000 * detail::kFrameMs;
   const uint64_t end = total_ - std::min(total_, lagFrames * samplesPerFrame);
@@ -118,6 +161,10 @@ bool WakeSpotter::verified(uint64_t lagFrames, uint64_t phraseFrames) noexcept {
 
 void WakeSpotter::stop() noexcept {
   if (!active_) return;
+  if (net_) {
+    active_ = false;
+    return;
+  }
   ps_end_utt(ps_.get());
   active_ = false;
 }

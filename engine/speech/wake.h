@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Wake word: pocketsphinx keyphrase spotting on the continuous capture stream (before noise suppression).
+// Wake word on the continuous capture stream (before noise suppression): the phrase's trained network
+// (wake_net.h) when a model for the configured phrase is given, else pocketsphinx keyphrase spotting.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "engine/speech/sphinx.h"
+#include "engine/speech/wake_net.h"
 #include "engine/speech/wake_verify.h"
 #include "sotto/hal/result.h"
 
@@ -34,6 +36,10 @@ struct WakeConfig {
   // threshold -30 (bench figures in the commit message).
   bool verify = false;
   int verifyThreshold = -200;
+  // A wake model file (wake_train) for this phrase: its network spots the phrase and the keyphrase settings above
+  // are not used. Empty: keyphrase spotting. A model that cannot be loaded, or was trained for another phrase,
+  // falls back to keyphrase spotting and says why (WakeSpotter::fallbackReason).
+  std::string model;
 };
 
 // One owner thread (the speech thread, or a test); create() on the control thread (loads the model, blocks).
@@ -55,10 +61,19 @@ class WakeSpotter {
   int32_t lastVerifyScore() const noexcept { return lastScore_; }
   // Stops spotting (before the ASR takes over, or to restart the decoder's utterance).
   void stop() noexcept;
+  // Which spotter runs: "network" (the wake model) or "keyphrase" (pocketsphinx).
+  const char* engine() const noexcept { return net_ ? "network" : "keyphrase"; }
+  // Why a configured wake model is not used (empty when it is, or none was configured).
+  const std::string& fallbackReason() const noexcept { return fallback_; }
+  // The network's probability at its last run (0 for keyphrase spotting).
+  float lastProbability() const noexcept { return net_ ? net_->lastProbability() : 0.0f; }
 
  private:
   WakeSpotter() = default;
+  bool processNetwork(std::span<const int16_t> samples) noexcept;
   bool verified(uint64_t lagFrames, uint64_t phraseFrames) noexcept;
+  std::unique_ptr<WakeDetector> net_;
+  std::string fallback_;
   detail::DecoderPtr ps_;
   std::unique_ptr<WakeVerifier> verifier_;
   int verifyThreshold_ = 0;
