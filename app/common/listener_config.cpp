@@ -2,6 +2,12 @@
 // listenerConfigFrom (see listener_config.h).
 #include "app/common/listener_config.h"
 
+#include <unistd.h>
+
+#ifndef SOTTO_WAKE_SOURCE_MODEL
+#define SOTTO_WAKE_SOURCE_MODEL ""
+#endif
+
 namespace sotto::app {
 
 speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
@@ -12,10 +18,20 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.maxUtteranceMs = c.maxUtteranceMs;
-  lc.wake = {c.asrAcousticModel, c.asrDictionary, c.wakePhrase, c.wakePronunciation, c.wakeThresholdExponent};
+  lc.wake.acousticModel = c.asrAcousticModel;
+  lc.wake.dictionary = c.asrDictionary;
+  lc.wake.phrase = c.wakePhrase;
+  lc.wake.pronunciation = c.wakePronunciation;
+  lc.wake.thresholdExponent = c.wakeThresholdExponent;
   lc.wake.phoneLoopExponent = c.wakePhoneLoopExponent;
   lc.wake.verify = c.wakeVerify;
   lc.wake.verifyThreshold = c.wakeVerifyThreshold;
+  lc.wake.model = c.wakeModel;
+  // Developer builds: the default model path is not installed; the source tree's copy is the same file.
+  if (c.wakeModel == kDefaultWakeModelPath && ::access(kDefaultWakeModelPath, R_OK) != 0 &&
+      ::access(SOTTO_WAKE_SOURCE_MODEL, R_OK) == 0) {
+    lc.wake.model = SOTTO_WAKE_SOURCE_MODEL;
+  }
   lc.asr.acousticModel = c.asrAcousticModel;
   lc.asr.dictionary = c.asrDictionary;
   lc.asr.languageModel = c.asrLanguageModel;

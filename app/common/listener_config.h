@@ -7,9 +7,12 @@
 
 namespace sotto::app {
 
+// Where the firmware image installs the default wake model (CMakeLists.txt: config/hey-computer.wake).
+inline constexpr const char* kDefaultWakeModelPath = "/usr/share/sotto/hey-computer.wake";
+
 // Frontend, endpointing, wake word and ASR model files. The command grammar is left empty: callers load the
 // intent catalogue from where they find it and set asr.grammar when the config asks for it (asrGrammar).
-// Any thread; pure.
+// Any thread; reads nothing but whether the default wake model is installed.
 speech::ListenerConfig listenerConfigFrom(const config::Config& c);
 
 }  // namespace sotto::app

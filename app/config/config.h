@@ -65,6 +65,7 @@ struct Config {
   int wakePhoneLoopExponent = -1;             // phone-loop probability 1e<exponent> ("-kws_plp")
   bool wakeVerify = false;                    // second pass on keyphrase detections
   int wakeVerifyThreshold = 0;                // its least phrase-over-loop score per frame
+  std::string wakeModel;                      // wake network file for wakePhrase; empty = keyphrase spotting
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;

@@ -144,6 +144,10 @@ constexpr auto kSettings = std::to_array<Setting>({
                   "Second pass: least score per second of audio (pocketsphinx log units) of the phrase against the "
                   "same audio with one of its words replaced by free phones, worst word: lower wakes more easily "
                   "(more false wakes)."),
+    pathSetting("wake.model", "/usr/share/sotto/hey-computer.wake", Empty::allowed, SOTTO_FIELD(wakeModel),
+                "Wake word network trained for wake.phrase (bench/speech/wake_train); it replaces keyphrase "
+                "spotting, whose settings then do not apply. Empty, unreadable or trained for another phrase: "
+                "keyphrase spotting (the daemon reports why)."),
 
     pathSetting("asr.acoustic-model", "/usr/share/pocketsphinx/model/en-us/en-us", Empty::rejected,
                 SOTTO_FIELD(asrAcousticModel), "Directory of the pocketsphinx acoustic model."),

@@ -213,6 +213,9 @@ int cmdListen(int argc, char** argv) {
     std::fprintf(stderr, "sotto listen: %s\n", listener.error().message.c_str());
     return 1;
   }
+  if (!listener.value()->wakeFallbackReason().empty()) {
+    std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->wakeFallbackReason().c_str());
+  }
   Printer printer(json);
   const std::vector<int16_t>& samples = audio.value();
   // Capture-period chunks, as the audio thread hands them over.

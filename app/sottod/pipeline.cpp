@@ -106,6 +106,11 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
                       captureRate);
     } else if (auto l = makeListener(cfg); l) {
       listener = std::move(l).value();
+      if (!listener->wakeFallbackReason().empty()) {
+        // Still listening, with the weaker spotter: say so in STATUS and the journal.
+        p->degradations_.push_back("wake word by keyphrase spotting: " + listener->wakeFallbackReason());
+        SOTTO_LOG_WARN("speech", "wake-fallback", "%s", listener->wakeFallbackReason().c_str());
+      }
     } else {
       p->degradations_.push_back("no speech recognition: " + l.error().message);
       SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition unavailable, only metering input: %s",

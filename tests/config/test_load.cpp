@@ -20,7 +20,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true"/>
   <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
           endpoint-silence-ms="500" max-utterance-ms="8000" aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
-  <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"/>
+  <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
+        model="/opt/ok-speaker.wake"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
@@ -68,6 +69,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.wakePhoneLoopExponent = -5;
   expected.wakeVerify = true;
   expected.wakeVerifyThreshold = -70;
+  expected.wakeModel = "/opt/ok-speaker.wake";
   expected.asrAcousticModel = "/opt/am";
   expected.asrDictionary = "/opt/am.dict";
   expected.asrLanguageModel = "";
