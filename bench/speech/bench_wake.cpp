@@ -117,7 +117,8 @@ Result<std::map<std::string, Tally>> runListener(const Setup& setup, const std::
   return out;
 }
 
-// Threshold sweep: the frontend once, one keyphrase spotter per threshold on its output. Unlike the Listener a
+// Threshold sweep: the frontend once, one keyphrase spotter per threshold on its output (keyphrase spotting even when
+// the config names a wake network: the baseline it replaced). Unlike the Listener a
 // detection does not hand over to the ASR (the spotter restarts at once), and every spotter restarts at each clip.
 // With `raw` the spotters hear the unprocessed audio (no noise suppression or AGC): what the frontend costs or buys.
 Result<std::map<int, std::map<std::string, std::map<std::string, Tally>>>> runSweep(const Setup& setup,
@@ -133,6 +134,7 @@ Result<std::map<int, std::map<std::string, std::map<std::string, Tally>>>> runSw
     for (const int th : thresholds) {
       speech::WakeConfig wc = setup.listener.wake;
       wc.thresholdExponent = th;
+      wc.model.clear();  // this sweep is of keyphrase spotting, whatever the config's engine
       auto w = speech::WakeSpotter::create(wc);
       if (!w.ok()) return std::move(w).error();
       spotters.push_back(std::move(w).value());
@@ -175,23 +177,77 @@ Result<std::map<int, std::map<std::string, std::map<std::string, Tally>>>> runSw
   return out;
 }
 
+// Probability sweep of the wake network: one detector per clip on the unprocessed audio (what the Listener's spotter
+// hears), every run's probability kept; a clip is heard at threshold p when `consecutive` runs in a row reach p.
+// In non-wake speech each detection skips a window's worth of runs (the detector restarts after one).
+Result<std::map<std::string, std::map<std::string, std::map<std::string, Tally>>>> runNetSweep(
+    const Setup& setup, const std::vector<Clip>& clips, const std::vector<std::string>& thresholds, double& cpu) {
+  std::map<std::string, std::map<std::string, std::map<std::string, Tally>>> out;  // threshold -> split -> condition
+  auto model = speech::WakeModel::load(setup.listener.wake.model);
+  if (!model.ok()) return std::move(model).error();
+  const uint32_t need = model->consecutive, skip = model->windowFrames / model->hopFrames;
+  auto det = speech::WakeDetector::create(model.value());
+  if (!det.ok()) return std::move(det).error();
+  std::vector<float> probs;
+  for (const Clip& clip : clips) {
+    if (!targetCondition(clip.condition)) continue;
+    auto samples = readWav16kMono(clip.path);
+    if (!samples.ok()) return std::move(samples).error();
+    det->reset();
+    probs.clear();
+    const double c0 = threadCpuSeconds();
+    for (size_t at = 0; at + 160 <= samples->size(); at += 160) {
+      const uint64_t runs = det->runs();
+      det->process(std::span<const int16_t>(samples->data() + at, 160));
+      if (det->runs() != runs) probs.push_back(det->lastProbability());
+    }
+    cpu += threadCpuSeconds() - c0;
+    const double secs = double(samples->size()) / 16000.0;
+    for (const std::string& th : thresholds) {
+      const float p = std::stof(th);
+      size_t hits = 0;
+      uint32_t above = 0;
+      for (size_t i = 0; i < probs.size(); ++i) {
+        above = probs[i] >= p ? above + 1 : 0;
+        if (above >= need) {
+          ++hits;
+          above = 0;
+          i += skip;
+        }
+      }
+      Tally& t = out[th][clip.split][clip.condition];
+      t.seconds += secs;
+      if (clip.kind == "wake") {
+        ++t.wakeClips;
+        t.detected += hits > 0 ? 1 : 0;
+      } else {
+        t.otherSeconds += secs;
+        t.falseAccepts += hits;
+      }
+    }
+  }
+  return out;
+}
+
 void usage() {
   std::fprintf(stderr,
                "Usage: bench_speech wake --manifest WAKE.tsv [--split all|tune|test] [--sweep T1,T2,...] [--verbose]\n"
-               "                         [--sweep-raw T1,...] [--sweep-only]\n"
+               "                         [--sweep-raw T1,...] [--sweep-only] [--net-sweep P1,...]\n"
                "                         [--config FILE] [--set S=V]... [--catalogue PATH]\n"
                "  --split   clips the Listener run reports on (default all: the config's threshold is not tuned)\n"
                "  --sweep   keyphrase thresholds (exponents) to sweep on clean and 20 dB audio: chosen on the tune\n"
                "            split, reported on the test split\n"
                "  --sweep-raw  the same sweep without the frontend (spotter on the unprocessed audio)\n"
                "  --sweep-only skip the Listener run\n"
+               "  --net-sweep P1,P2,... wake network probability thresholds to sweep (clean and 20 dB; chosen on\n"
+               "            the tune split, reported on the test split)\n"
                "  --verbose every missed wake clip and every false accept\n");
 }
 
 }  // namespace
 
 int benchWake(int argc, char** argv) {
-  std::string manifest, split = "all", sweepList, rawList;
+  std::string manifest, split = "all", sweepList, rawList, netList;
   bool verbose = false, sweepOnly = false;
   SetupOptions so;
   for (int i = 1; i < argc; ++i) {
@@ -203,6 +259,8 @@ int benchWake(int argc, char** argv) {
       split = argv[++i];
     } else if (a == "--sweep-raw" && i + 1 < argc) {
       rawList = argv[++i];
+    } else if (a == "--net-sweep" && i + 1 < argc) {
+      netList = argv[++i];
     } else if (a == "--sweep-only") {
       sweepOnly = true;
     } else if (a == "--verbose") {
@@ -256,10 +314,17 @@ int benchWake(int argc, char** argv) {
       std::fprintf(stderr, "bench_speech wake: %s\n", tallies.error().message.c_str());
       return 1;
     }
-    std::printf(
-        "Wake word through the Listener (spotter on the captured audio, frontend + ASR after a wake), "
-        "threshold 1e%d, phone loop 1e%d:\n",
-        setup->listener.wake.thresholdExponent, setup->listener.wake.phoneLoopExponent);
+    if (setup->listener.wake.model.empty()) {
+      std::printf(
+          "Wake word through the Listener (spotter on the captured audio, frontend + ASR after a wake), keyphrase "
+          "spotting, threshold 1e%d, phone loop 1e%d:\n",
+          setup->listener.wake.thresholdExponent, setup->listener.wake.phoneLoopExponent);
+    } else {
+      std::printf(
+          "Wake word through the Listener (spotter on the captured audio, frontend + ASR after a wake), wake "
+          "network %s:\n",
+          setup->listener.wake.model.c_str());
+    }
     printTable(tallies.value());
     std::printf(
         "  (%.1f min of audio in %.1f s CPU = %.3f CPU s per audio s, %.1f s wall; targets: FRR < 5 %%, "
@@ -295,6 +360,51 @@ int benchWake(int argc, char** argv) {
         }
       }
       std::printf("  1e%-8d | %s | %s\n", th, cells(c).c_str(), cells(n).c_str());
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  if (!netList.empty()) {
+    if (setup->listener.wake.model.empty()) {
+      std::fprintf(stderr, "bench_speech wake: --net-sweep needs a wake model (wake.model)\n");
+      return 2;
+    }
+    std::vector<std::string> ps;
+    std::stringstream ss(netList);
+    for (std::string t; std::getline(ss, t, ',');) {
+      if (!t.empty()) ps.push_back(t);
+    }
+    double netCpu = 0;
+    auto sweep = runNetSweep(setup.value(), all, ps, netCpu);
+    if (!sweep.ok()) {
+      std::fprintf(stderr, "bench_speech wake: %s\n", sweep.error().message.c_str());
+      return 1;
+    }
+    std::printf("Wake network probability sweep (unprocessed audio; %.1f s CPU), clean + 20 dB:\n", netCpu);
+    std::printf("  %-10s %-6s | %8s %8s | %8s %8s\n", "threshold", "split", "FRR clean", "FA/h", "FRR 20dB", "FA/h");
+    std::string proposed;
+    double bestFrr = 2;
+    for (const std::string& p : ps) {
+      for (const char* sp : {"tune", "test"}) {
+        auto& t = sweep.value()[p][sp];
+        std::printf("  %-10s %-6s | %s | %s\n", p.c_str(), sp, cells(t["clean"]).c_str(), cells(t["snr20"]).c_str());
+      }
+      auto& tune = sweep.value()[p]["tune"];
+      const double frr = std::max(tune["clean"].frr(), tune["snr20"].frr());
+      if (tune["clean"].otherSeconds > 0 && tune["clean"].faPerHour() < kFaTarget &&
+          tune["snr20"].faPerHour() < kFaTarget && frr < bestFrr) {
+        bestFrr = frr;
+        proposed = p;
+      }
+    }
+    if (proposed.empty()) {
+      std::printf("  no swept probability keeps FA/h < %.1f on the tune split's clean and 20 dB audio\n", kFaTarget);
+    } else {
+      auto& test = sweep.value()[proposed]["test"];
+      std::printf("  proposed (chosen on tune, reported on test): %s: test FRR clean %.1f %%, 20 dB %.1f %%; FA/h clean "
+                  "%.2f, 20 dB %.2f\n",
+                  proposed.c_str(), 100 * test["clean"].frr(), 100 * test["snr20"].frr(), test["clean"].faPerHour(),
+                  test["snr20"].faPerHour());
     }
     std::printf("\n");
     std::fflush(stdout);

@@ -55,9 +55,9 @@ cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
 
 if [ "$quick" = 1 ]; then
-  genopt="--quick"; sweep="-40,-30,-20"; raw="-20"; cpusecs=30
+  genopt="--quick"; sweep="-40,-30,-20"; raw="-20"; cpusecs=30; netsweep="0.5,0.9,0.99"
 else
-  genopt=""; sweep="-50,-40,-30,-20"; raw="-20,-40"; cpusecs=120
+  genopt=""; sweep="-50,-40,-30,-20"; raw="-20,-40"; cpusecs=120; netsweep="0.3,0.5,0.7,0.8,0.9,0.95,0.98,0.99,0.995"
 fi
 echo "== speech benchmark sets: $work (phrase \"$phrase\", config $config) =="
 start=$(date +%s)
@@ -74,7 +74,7 @@ echo
 listener=$!
 status=0
 "$bench" wake --manifest "$work/wake.tsv" --config "$config" --sweep-only --sweep "$sweep" --sweep-raw "$raw" \
-  >"$work/wake-sweep.txt" 2>&1 || status=1
+  --net-sweep "$netsweep" >"$work/wake-sweep.txt" 2>&1 || status=1
 wait "$listener" || status=1
 cat "$work/wake-listener.txt"
 sed -n '/^Without the frontend/,$p' "$work/wake-sweep.txt"
