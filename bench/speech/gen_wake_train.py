@@ -8,7 +8,8 @@
 # of training entirely so the benchmark can report a voice the model never heard.
 #
 # Usage: gen_wake_train.py --out DIR [--phrase "hey computer"] [--positives N] [--neg-minutes M] [--seed S]
-#                          [--flite-share F] [--mid-share F] [--licence-sentences N] [--confusable-repeats N] [-j N]
+#                          [--flite-share F] [--mid-share F] [--shift-share F] [--licence-sentences N]
+#                          [--confusable-repeats N] [-j N]
 # Writes DIR/train.tsv: path, kind (wake | other), phrase end in seconds (wake clips; 0 otherwise), voice.
 import argparse
 import array
@@ -62,10 +63,14 @@ def run(cmd):
         raise RuntimeError("%s failed: %s" % (" ".join(cmd), r.stderr.decode(errors="replace").strip()))
 
 
-def random_voice(rnd, flite_share=0.3):
+def random_voice(rnd, flite_share=0.3, shift_share=0.33):
+    """(engine, voice, rate, pitch, cents): flite's duration stretch or espeak-ng's words per minute and pitch, and
+    a sox pitch shift in cents for `shift_share` of the clips (0 otherwise)."""
+    cents = rnd.uniform(-250, 250) if rnd.random() < shift_share else 0
     if rnd.random() < flite_share:
-        return ("flite", rnd.choice(FLITE), rnd.uniform(0.75, 1.35), rnd.choice([0, 0, 1]) * rnd.uniform(-250, 250))
-    return ("espeak", rnd.choice(ESPEAK_BASE) + rnd.choice(ESPEAK_VARIANTS), rnd.randint(125, 235), rnd.randint(15, 85))
+        return ("flite", rnd.choice(FLITE), rnd.uniform(0.75, 1.35), 0, cents)
+    return ("espeak", rnd.choice(ESPEAK_BASE) + rnd.choice(ESPEAK_VARIANTS), rnd.randint(125, 235), rnd.randint(15, 85),
+            cents)
 
 
 def voice_name(v):
@@ -73,14 +78,12 @@ def voice_name(v):
 
 
 def tts(v, text, out):
-    """16 kHz mono S16 WAV of `text` in voice v = (engine, name, rate, pitch)."""
-    engine, name, rate, pitch = v
+    """16 kHz mono S16 WAV of `text` in voice v = (engine, name, rate, pitch, cents)."""
+    engine, name, rate, pitch, cents = v
     raw = out + ".raw.wav"
-    effects = []
+    effects = ["pitch", "%d" % cents] if abs(cents) > 1 else []
     if engine == "flite":
         run(["flite", "-voice", name, "--setf", "duration_stretch=%.3f" % rate, "-t", text, "-o", raw])
-        if abs(pitch) > 1:
-            effects = ["pitch", "%d" % pitch]
     else:
         run(["espeak-ng", "-v", name, "-s", str(rate), "-p", str(pitch), "-w", raw, text])
     run(["sox", raw, "-r", str(RATE), "-c", "1", "-b", "16", out] + effects)
@@ -161,6 +164,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261126)
     ap.add_argument("--flite-share", type=float, default=0.3, help="share of flite voices (the rest espeak-ng)")
     ap.add_argument("--mid-share", type=float, default=0.25, help="share of wake clips said inside a sentence")
+    ap.add_argument("--shift-share", type=float, default=0.33, help="share of clips pitch-shifted by sox (±250 cents)")
     ap.add_argument("--licence-sentences", type=int, default=900)
     ap.add_argument("--confusable-repeats", type=int, default=6)
     ap.add_argument("-j", type=int, default=2)
@@ -177,7 +181,7 @@ def main():
     # the same voice: the last word said last runs a little longer, so the estimate errs late, after the end).
     pos_jobs = []
     for n in range(a.positives):
-        v = random_voice(rnd, a.flite_share)
+        v = random_voice(rnd, a.flite_share, a.shift_share)
         mode = rnd.choices(["pieces", "start", "middle"], weights=[1.0 - a.mid_share - 0.25, 0.25, a.mid_share])[0]
         head = rnd.choice([h for h in HEADS if h]) if mode == "middle" else (
             rnd.choice(HEADS) if mode == "pieces" and rnd.random() < 0.5 else "")
@@ -230,7 +234,7 @@ def main():
     for i, t in enumerate(texts):
         if est >= a.neg_minutes * 60 * 1.15:
             break
-        neg_jobs.append((i, random_voice(rnd, a.flite_share), t))
+        neg_jobs.append((i, random_voice(rnd, a.flite_share, a.shift_share), t))
         est += 0.07 * len(t) + 0.7
 
     def make_neg(i, v, text):

@@ -102,7 +102,9 @@ Result<Setup> makeSetup(const SetupOptions& options) {
   }
   s.describe = "config " + path;
   for (const auto& o : options.overrides) s.describe += " --set " + o;
-  s.describe += "; wake phrase \"" + c.wakePhrase + "\" threshold 1e" + std::to_string(c.wakeThresholdExponent) +
+  s.describe += "; wake phrase \"" + c.wakePhrase + "\" " +
+                (lc.wake.model.empty() ? "keyphrase threshold 1e" + std::to_string(c.wakeThresholdExponent)
+                                       : "network " + lc.wake.model) +
                 "; ASR: " + (c.asrGrammar ? "command grammar (" + catalogue + ")" : std::string("no grammar")) +
                 (c.asrLanguageModel.empty() ? "" : " + LM " + c.asrLanguageModel) + "; endpoint " +
                 std::to_string(c.endpointSilenceMs) + " ms";

@@ -262,7 +262,8 @@ std::vector<int16_t> mixForEval(const Clip& c, double snrDb, std::mt19937& rng, 
 }
 
 int run(int argc, char** argv) {
-  std::string set, outPath, phrase = "hey computer", calibrate, init;
+  std::string set, outPath, phrase = "hey computer", calibrate, init, heldOutOther;
+  bool mine = false;
   float lr0 = 2e-3f;
   int epochs = 30;
   unsigned threads = 2, seed = 1;
@@ -277,11 +278,15 @@ int run(int argc, char** argv) {
     else if (a == "--phrase") phrase = next();
     else if (a == "--calibrate") calibrate = next();
     else if (a == "--init") init = next();
+    else if (a == "--held-out-other") heldOutOther = next();
+    else if (a == "--mine") mine = true;
     else if (a == "--lr") lr0 = std::stof(next());
     else {
       std::fprintf(stderr, "usage: wake_train --set DIR/train.tsv --out MODEL [--epochs N] [--threads N] [--seed S]\n"
                            "                  [--calibrate TRAINED]  (only choose the threshold and lag of a model)\n"
-                           "                  [--init TRAINED] [--lr L]  (go on training a model: its normalization kept)\n");
+                           "                  [--init TRAINED] [--lr L]  (go on training a model: its normalization kept)\n"
+                           "                  [--held-out-other SET.tsv]  (the non-wake speech the threshold is chosen on)\n"
+                           "                  [--mine]  (hard negatives: the non-wake windows the network scores highest)\n");
       return 2;
     }
   }
@@ -315,6 +320,27 @@ int run(int argc, char** argv) {
     // Every tenth clip of each kind is held out for choosing the threshold.
     if (c.wake) (nWake++ % 10 == 9 ? wakeVal : wake).push_back(std::move(c));
     else (nOther++ % 10 == 9 ? otherVal : other).push_back(std::move(c));
+  }
+  // Ordinary speech of a separate set for the threshold: the training set's non-wake chunks mix in near phrases
+  // ("okay computer", "hi computer") on purpose, and the false accepts a threshold bounds are those of everyday
+  // speech; how often near phrases wake it is measured apart (bench_speech wake on a set of them).
+  if (!heldOutOther.empty()) {
+    std::ifstream h(heldOutOther);
+    otherVal.clear();
+    for (std::string l; std::getline(h, l);) {
+      if (l.empty() || l[0] == '#') continue;
+      std::istringstream ls(l);
+      Clip c;
+      std::string kind;
+      std::getline(ls, c.path, '\t');
+      std::getline(ls, kind, '\t');
+      if (kind != "other") continue;
+      if (!readWav(c.path, c.audio)) {
+        std::fprintf(stderr, "wake_train: cannot read %s\n", c.path.c_str());
+        return 1;
+      }
+      otherVal.push_back(std::move(c));
+    }
   }
   if (wake.empty() || other.empty() || otherVal.empty()) {
     std::fprintf(stderr, "wake_train: the set needs wake clips and at least 10 non-wake chunks\n");
@@ -374,6 +400,7 @@ int run(int argc, char** argv) {
   std::vector<float> adamM(m.params.size(), 0), adamV(m.params.size(), 0);
   size_t stepCount = 0;
   const size_t batch = 64;
+  std::vector<Example> hard;
   for (int epoch = 0; epoch < epochs; ++epoch) {
     // Fresh augmentation, then this epoch's windows.
     std::vector<Example> ex;
@@ -393,11 +420,31 @@ int run(int argc, char** argv) {
       add(endF - 80, endF - 18, 0.0f, 1);    // not finished yet
       add(endF + 110, endF + 200, 0.0f, 1);  // its start has scrolled out
     }
+    // Hard negatives: every few epochs the current network runs over the non-wake speech, and the windows it
+    // scores highest (local peaks of at least 0.3) join every epoch's windows, twice.
+    if (mine && epoch % 4 == 0) {
+      hard.clear();
+      for (Clip& c : other) {
+        const Scan sc = scan(m, c.audio);
+        for (size_t i = 0; i < sc.probs.size(); ++i) {
+          const float p = sc.probs[i];
+          const bool peak = (i == 0 || sc.probs[i - 1] <= p) && (i + 1 == sc.probs.size() || sc.probs[i + 1] < p);
+          if (p >= 0.3f && peak) hard.push_back({&c, kPadFrames + (i + 1) * m.hopFrames, 0.0f});
+        }
+      }
+      std::printf("  %zu hard negative windows\n", hard.size());
+    }
     for (Clip& c : other) {
       augment(c, rng, other, true);
       const size_t frames = c.frames();
       for (size_t k = 0; k < frames / 40; ++k) {
         ex.push_back({&c, std::uniform_int_distribution<size_t>(m.windowFrames, frames)(rng), 0.0f});
+      }
+    }
+    for (const Example& h : hard) {
+      if (h.end <= h.clip->frames() && h.end >= m.windowFrames) {
+        ex.push_back(h);
+        ex.push_back(h);
       }
     }
     std::shuffle(ex.begin(), ex.end(), rng);
@@ -434,37 +481,54 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
   }
 
-  // Threshold: streaming runs on the held-out clips, clean and at 10 dB; the highest probability any held-out
-  // non-wake chunk reached (over `consecutive` runs) plus a margin, so held-out non-wake speech never wakes it.
+  // Operating point from streaming runs on the held-out clips, clean and at 10 dB: for k = 2..5 consecutive runs,
+  // the threshold halfway between the highest k-run minimum any held-out non-wake chunk reached and 1 (so held-out
+  // non-wake speech never wakes it), then the k whose threshold hears most held-out wake clips (ties: the smaller
+  // k, the faster detection).
   std::mt19937 erng(seed + 7);
   m.consecutive = 2;
   m.threshold = 0.5f;
+  constexpr uint32_t kMaxRuns = 5;
+  // lowest[k]: the least probability of k consecutive runs, maximized over the clip's runs.
+  const auto bestRun = [](const std::vector<float>& p, uint32_t k) {
+    float best = 0;
+    for (size_t i = k - 1; i < p.size(); ++i) {
+      float low = p[i];
+      for (uint32_t j = 1; j < k; ++j) low = std::min(low, p[i - j]);
+      best = std::max(best, low);
+    }
+    return best;
+  };
   double otherSeconds = 0;
-  float worstOther = 0;
+  std::vector<float> worst(kMaxRuns + 1, 0.0f);
   for (const Clip& c : otherVal) {
     for (double snr : {1000.0, 10.0}) {
       const Scan s = scan(m, mixForEval(c, snr, erng, other));
-      for (size_t i = 1; i < s.probs.size(); ++i) worstOther = std::max(worstOther, std::min(s.probs[i - 1], s.probs[i]));
+      for (uint32_t k = 2; k <= kMaxRuns; ++k) worst[k] = std::max(worst[k], bestRun(s.probs, k));
       otherSeconds += double(c.audio.size()) / 16000.0;
     }
   }
-  std::vector<float> wakeBest;
+  std::vector<std::vector<float>> wakeBest(kMaxRuns + 1);
   for (const Clip& c : wakeVal) {
     for (double snr : {1000.0, 10.0}) {
       const Scan s = scan(m, mixForEval(c, snr, erng, other));
-      float best = 0;
-      for (size_t i = 1; i < s.probs.size(); ++i) best = std::max(best, std::min(s.probs[i - 1], s.probs[i]));
-      wakeBest.push_back(best);
+      for (uint32_t k = 2; k <= kMaxRuns; ++k) wakeBest[k].push_back(bestRun(s.probs, k));
     }
   }
-  std::printf("held out: %.1f min of non-wake speech, highest probability %.4f; %zu wake runs\n", otherSeconds / 60,
-              worstOther, wakeBest.size());
-  for (float th : {0.3f, 0.5f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f, 0.99f, 0.995f}) {
-    const size_t hit = size_t(std::count_if(wakeBest.begin(), wakeBest.end(), [&](float p) { return p >= th; }));
-    std::printf("  threshold %.3f: %5.1f%% of held-out wake clips heard%s\n", th, 100.0 * hit / wakeBest.size(),
-                th > worstOther ? "" : " (held-out non-wake speech wakes it)");
+  std::printf("held out: %.1f min of non-wake speech, %zu wake runs\n", otherSeconds / 60, wakeBest[2].size());
+  double bestRecall = -1;
+  for (uint32_t k = 2; k <= kMaxRuns; ++k) {
+    const float th = std::clamp(worst[k] + 0.5f * (1 - worst[k]), 0.5f, 0.9995f);
+    const size_t hit = size_t(std::count_if(wakeBest[k].begin(), wakeBest[k].end(), [&](float p) { return p >= th; }));
+    const double recall = double(hit) / double(wakeBest[k].size());
+    std::printf("  %u runs: non-wake speech reached %.5f, threshold %.5f hears %5.1f%% of the held-out wake clips\n",
+                k, worst[k], th, 100 * recall);
+    if (recall > bestRecall) {
+      bestRecall = recall;
+      m.consecutive = k;
+      m.threshold = th;
+    }
   }
-  m.threshold = std::clamp(std::max(0.5f, worstOther + 0.5f * (1 - worstOther)), 0.5f, 0.995f);
   // The lag from the phrase's end to the detection, on the clean held-out clips: its median is what the ASR
   // hand-off subtracts (the clips are padded by 1 s; the runs are every hopFrames frames).
   std::vector<long> lags;
