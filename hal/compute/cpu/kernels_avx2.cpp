@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// AVX2 + FMA + F16C matmul kernels (compiled with -mavx2 -mfma -mf16c; used only when the CPU has them).
+// AVX2 + FMA + F16C kernels: matmul, attention, activation quantizers and element-wise routines (compiled with
+// -mavx2 -mfma -mf16c; used only when the CPU has them).
 // Integer products use maddubs (u8 × s8 → s16 pairs): the sign trick makes one side unsigned, and every level
 // range here keeps pair sums below the s16 limit (|q8| ≤ 127 in Q8_0/Q8_K activations).
 #include <immintrin.h>
@@ -333,6 +334,233 @@ void attentionAvx2(const AttnTile& a, size_t i0, size_t i1, float* scores) {
   }
 }
 
+// ---- Element-wise routines (the reference's bytes, or within the conformance tolerance where the interface
+// allows it) ----
+
+// Lanes [0, n) of 8 set (n ≤ 8): the mask for maskload / maskstore on a tail.
+inline __m256i tailMask(size_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+inline float hmax(__m256 v) {
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  m = _mm_max_ss(m, _mm_movehdup_ps(m));
+  return _mm_cvtss_f32(m);
+}
+
+inline __m256 absPs(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+
+// Four vectors of eight int32 (each in −128..127) as 32 bytes in order: the packs interleave 128-bit lanes, the
+// permutation puts the four-element groups back.
+inline __m256i packBytes(__m256i a, __m256i b, __m256i c, __m256i d) {
+  const __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+  return _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// round(v) with ties away from zero (std::round): truncate, then step away from zero where the exact remainder
+// v − trunc(v) is at least one half.
+inline __m256i roundAway(__m256 v) {
+  const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m256 up = _mm256_cmp_ps(absPs(_mm256_sub_ps(v, t)), _mm256_set1_ps(0.5f), _CMP_GE_OQ);
+  const __m256 one = _mm256_or_ps(_mm256_and_ps(v, _mm256_set1_ps(-0.0f)), _mm256_set1_ps(1.0f));  // ±1 as v
+  return _mm256_cvttps_epi32(_mm256_add_ps(t, _mm256_and_ps(up, one)));
+}
+
+inline uint16_t toHalfBits(float f) {
+  // _mm_cvtps_ph, not _cvtss_sh: clang's _cvtss_sh macro expands to a compound literal (-Wc99-extensions).
+  return static_cast<uint16_t>(_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(f), _MM_FROUND_TO_NEAREST_INT), 0));
+}
+
+void quantizeQ8_0Row(const float* x, size_t k, BlockQ8_0* y) {
+  for (size_t i = 0; i < k / kQk; ++i, x += kQk) {
+    __m256 v[4];
+    for (int j = 0; j < 4; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
+    const float amax = hmax(_mm256_max_ps(_mm256_max_ps(absPs(v[0]), absPs(v[1])), _mm256_max_ps(absPs(v[2]), absPs(v[3]))));
+    const float d = amax / 127;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    y[i].d = toHalfBits(d);
+    const __m256 vid = _mm256_set1_ps(id);
+    __m256i q[4];
+    for (int j = 0; j < 4; ++j) q[j] = roundAway(_mm256_mul_ps(v[j], vid));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), packBytes(q[0], q[1], q[2], q[3]));
+  }
+}
+
+inline int32_t hsumI32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+  return _mm_cvtsi128_si32(s);
+}
+
+void quantizeQ8_KRow(const float* x, size_t k, BlockQ8_K* y) {
+  for (size_t i = 0; i < k / kQkK; ++i, x += kQkK) {
+    __m256 m = _mm256_setzero_ps();
+    for (int j = 0; j < kQkK; j += 8) m = _mm256_max_ps(m, absPs(_mm256_loadu_ps(x + j)));
+    const float amax = hmax(m);
+    if (amax == 0.0f) {
+      std::memset(&y[i], 0, sizeof y[i]);
+      continue;
+    }
+    float max = 0;  // the first element of largest magnitude, with its sign (the reference's strict '>' scan)
+    const __m256 va = _mm256_set1_ps(amax);
+    for (int j = 0; j < kQkK; j += 8) {
+      const int hit = _mm256_movemask_ps(_mm256_cmp_ps(absPs(_mm256_loadu_ps(x + j)), va, _CMP_EQ_OQ));
+      if (hit != 0) {
+        max = x[j + __builtin_ctz(static_cast<unsigned>(hit))];
+        break;
+      }
+    }
+    const float iscale = -127.f / max;
+    const __m256 vs = _mm256_set1_ps(iscale);
+    const __m256i top = _mm256_set1_epi32(127);
+    for (int j = 0; j < kQkK; j += 32) {
+      // Round to nearest even (the reference's 1.5·2^23 trick; MXCSR's default mode), then at most 127.
+      __m256i q[4];
+      for (int u = 0; u < 4; ++u) {
+        q[u] = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(vs, _mm256_loadu_ps(x + j + 8 * u))), top);
+      }
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs + j), packBytes(q[0], q[1], q[2], q[3]));
+      y[i].bsums[j / 16] = static_cast<int16_t>(hsumI32(_mm256_add_epi32(q[0], q[1])));
+      y[i].bsums[j / 16 + 1] = static_cast<int16_t>(hsumI32(_mm256_add_epi32(q[2], q[3])));
+    }
+    y[i].d = 1 / iscale;
+  }
+}
+
+// e^x for x in [-88.38, 88.38] (clamped): x = n·ln2 + r with |r| ≤ ln2/2, Cephes' degree-6 polynomial for e^r
+// (about 1 ulp), then times 2^n built as 2^(n/2)·2^(n − n/2): n reaches ±128, whose exponent field overflows.
+inline __m256 exp256(__m256 x) {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-88.3762626647949f)), _mm256_set1_ps(88.3762626647949f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);  // ln2 in two parts: the first is exact × n
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  const __m256i ni = _mm256_cvtps_epi32(n);
+  const __m256i n1 = _mm256_srai_epi32(ni, 1), n2 = _mm256_sub_epi32(ni, n1);
+  const auto pow2 = [](__m256i e) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(127)), 23));
+  };
+  return _mm256_mul_ps(_mm256_mul_ps(p, pow2(n1)), pow2(n2));
+}
+
+inline __m256 silu256(__m256 g, __m256 u) {
+  const __m256 e = exp256(_mm256_sub_ps(_mm256_setzero_ps(), g));
+  return _mm256_mul_ps(_mm256_div_ps(g, _mm256_add_ps(_mm256_set1_ps(1.0f), e)), u);
+}
+
+void siluMul256(const float* gate, const float* up, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, silu256(_mm256_loadu_ps(gate + i), _mm256_loadu_ps(up + i)));
+  if (i < n) {  // the tail under a mask (out may alias gate: both read before the write)
+    const __m256i m = tailMask(n - i);
+    _mm256_maskstore_ps(out + i, m, silu256(_mm256_maskload_ps(gate + i, m), _mm256_maskload_ps(up + i, m)));
+  }
+}
+
+void add256(const float* a, const float* b, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+  if (i < n) {
+    const __m256i m = tailMask(n - i);
+    _mm256_maskstore_ps(out + i, m, _mm256_add_ps(_mm256_maskload_ps(a + i, m), _mm256_maskload_ps(b + i, m)));
+  }
+}
+
+// The reference's rms_norm: float squares summed in double (masked-off tail lanes load as zero), the same float
+// scale, then (x · scale) · w element by element.
+void rmsNorm256(const float* x, const float* w, float* y, size_t n, float eps) {
+  __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd();
+  for (size_t i = 0; i < n; i += 8) {
+    const __m256 v = n - i >= 8 ? _mm256_loadu_ps(x + i) : _mm256_maskload_ps(x + i, tailMask(n - i));
+    const __m256 sq = _mm256_mul_ps(v, v);
+    s0 = _mm256_add_pd(s0, _mm256_cvtps_pd(_mm256_castps256_ps128(sq)));
+    s1 = _mm256_add_pd(s1, _mm256_cvtps_pd(_mm256_extractf128_ps(sq, 1)));
+  }
+  const __m256d s = _mm256_add_pd(s0, s1);
+  __m128d h = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1));
+  h = _mm_add_sd(h, _mm_unpackhi_pd(h, h));
+  const float mean = static_cast<float>(_mm_cvtsd_f64(h) / static_cast<double>(n));
+  const float root = _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(mean + eps)));  // IEEE sqrt, as std::sqrt
+  const __m256 scale = _mm256_set1_ps(1.0f / root);
+  for (size_t i = 0; i < n; i += 8) {
+    const __m256i m = tailMask(n - i < 8 ? n - i : 8);
+    __m256 v = _mm256_mul_ps(_mm256_maskload_ps(x + i, m), scale);
+    if (w != nullptr) v = _mm256_mul_ps(v, _mm256_maskload_ps(w + i, m));
+    _mm256_maskstore_ps(y + i, m, v);
+  }
+}
+
+// x0' = x0·c − x1·s and x1' = x0·s + x1·c with separate products and one add, as the reference (the compiler must
+// not contract them: this file is built with -ffp-contract=off, see hal/CMakeLists.txt).
+void rope256(float* x, size_t heads, size_t headDim, size_t nDims, bool neox, const float* cs) {
+  const size_t half = nDims / 2;
+  const float* cosv = cs;
+  const float* sinv = cs + half;
+  // Adjacent pairs, 4 per vector: cosines and sines duplicated into both lanes of their pair, the sine negated in
+  // the even lane, and the pair swapped for the second product: even x0·c + x1·(−s), odd x1·c + x0·s (the same
+  // bytes: negation is exact and addition commutes).
+  const __m256i dup = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+  const __m256 sign = _mm256_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f);
+  for (size_t h = 0; h < heads; ++h) {
+    float* v = x + h * headDim;
+    if (neox) {
+      for (size_t i = 0; i < half; i += 8) {
+        const __m256i m = tailMask(half - i < 8 ? half - i : 8);
+        const __m256 c = _mm256_maskload_ps(cosv + i, m), s = _mm256_maskload_ps(sinv + i, m);
+        const __m256 x0 = _mm256_maskload_ps(v + i, m), x1 = _mm256_maskload_ps(v + half + i, m);
+        _mm256_maskstore_ps(v + i, m, _mm256_sub_ps(_mm256_mul_ps(x0, c), _mm256_mul_ps(x1, s)));
+        _mm256_maskstore_ps(v + half + i, m, _mm256_add_ps(_mm256_mul_ps(x0, s), _mm256_mul_ps(x1, c)));
+      }
+      continue;
+    }
+    for (size_t i = 0; i < half; i += 4) {
+      const size_t pairs = half - i < 4 ? half - i : 4;
+      const __m256i mh = tailMask(pairs), m = tailMask(2 * pairs);
+      const __m256 c = _mm256_permutevar8x32_ps(_mm256_maskload_ps(cosv + i, mh), dup);
+      const __m256 s = _mm256_xor_ps(_mm256_permutevar8x32_ps(_mm256_maskload_ps(sinv + i, mh), dup), sign);
+      const __m256 xv = _mm256_maskload_ps(v + 2 * i, m);
+      const __m256 sw = _mm256_permute_ps(xv, 0xB1);  // (x1, x0) in each pair
+      _mm256_maskstore_ps(v + 2 * i, m, _mm256_add_ps(_mm256_mul_ps(xv, c), _mm256_mul_ps(sw, s)));
+    }
+  }
+}
+
+// vcvtps2ph rounds to nearest even with overflow to infinity and subnormal halves, as fp32ToFp16; only NaNs
+// differ (the hardware keeps the payload), so they are rewritten to the reference's sign | 0x7e00.
+inline __m128i toHalf8(__m256 v) {
+  __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+  if (_mm256_movemask_ps(nan) != 0) {
+    const __m256i canon = _mm256_or_si256(
+        _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 16), _mm256_set1_epi32(0x8000)),
+        _mm256_set1_epi32(0x7e00));
+    const __m256i nanI = _mm256_castps_si256(nan);
+    const __m128i canon16 = _mm_packus_epi32(_mm256_castsi256_si128(canon), _mm256_extracti128_si256(canon, 1));
+    const __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nanI), _mm256_extracti128_si256(nanI, 1));
+    h = _mm_blendv_epi8(h, canon16, nan16);
+  }
+  return h;
+}
+
+void toHalf256(const float* x, uint16_t* out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), toHalf8(_mm256_loadu_ps(x + i)));
+  if (i < n) {  // no 16-bit masked store in AVX2: convert a zero-padded copy, store the tail's halves
+    alignas(16) uint16_t tmp[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(tmp), toHalf8(_mm256_maskload_ps(x + i, tailMask(n - i))));
+    std::memcpy(out + i, tmp, (n - i) * sizeof(uint16_t));
+  }
+}
+
 template <typename WBlock, typename YBlock, float (*kDot)(const WBlock*, const YBlock*, size_t)>
 void tileLoop(const MatTile& t, size_t blockElems) {
   const size_t nb = t.k / blockElems;
@@ -359,6 +587,37 @@ class Avx2Kernels final : public MatKernels {
   bool hasAttention() const override { return true; }
   void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
     attentionAvx2(t, i0, i1, scores);
+  }
+  bool siluMul(const float* gate, const float* up, float* out, size_t n) const override {
+    siluMul256(gate, up, out, n);
+    return true;
+  }
+  bool rmsNorm(const float* x, const float* w, float* y, size_t n, float eps) const override {
+    rmsNorm256(x, w, y, n, eps);
+    return true;
+  }
+  bool add(const float* a, const float* b, float* out, size_t n) const override {
+    add256(a, b, out, n);
+    return true;
+  }
+  bool rope(float* x, size_t heads, size_t headDim, size_t nDims, bool neox, const float* cs) const override {
+    rope256(x, heads, headDim, nDims, neox, cs);
+    return true;
+  }
+  bool toHalf(const float* x, uint16_t* out, size_t n) const override {
+    toHalf256(x, out, n);
+    return true;
+  }
+  bool quantizeRow(DType act, const float* x, size_t k, std::byte* out) const override {
+    if (act == DType::Q8_0) {
+      quantizeQ8_0Row(x, k, reinterpret_cast<BlockQ8_0*>(out));
+      return true;
+    }
+    if (act == DType::Q8_K) {
+      quantizeQ8_KRow(x, k, reinterpret_cast<BlockQ8_K*>(out));
+      return true;
+    }
+    return false;
   }
   void mulTile(DType t, const MatTile& tile) const override {
     switch (t) {
