@@ -25,53 +25,11 @@ inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
 
 inline __m256i load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
-// Eight int32 sums of four products of signed bytes each.
-inline __m256i dotI8(__m256i x, __m256i y) {
-  const __m256i p = _mm256_maddubs_epi16(_mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
-  return _mm256_madd_epi16(p, _mm256_set1_epi16(1));
-}
-
 // 32 nibbles of a Q4_0 block as bytes: elements 0..15 (low nibbles) then 16..31 (high nibbles).
 inline __m256i nibbles(const uint8_t* q) {
   const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
   const __m256i both = _mm256_set_m128i(_mm_srli_epi16(b, 4), b);
   return _mm256_and_si256(both, _mm256_set1_epi8(0x0F));
-}
-
-float dotQ8_0(const BlockQ8_0* w, const BlockQ8_0* y, size_t nb) {
-  __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-  size_t i = 0;
-  for (; i + 1 < nb; i += 2) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    const __m256 d1 = _mm256_set1_ps(h2f(w[i + 1].d) * h2f(y[i + 1].d));
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(load(w[i].qs), load(y[i].qs))), acc0);
-    acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dotI8(load(w[i + 1].qs), load(y[i + 1].qs))), acc1);
-  }
-  if (i < nb) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(load(w[i].qs), load(y[i].qs))), acc0);
-  }
-  return hsum(_mm256_add_ps(acc0, acc1));
-}
-
-float dotQ4_0(const BlockQ4_0* w, const BlockQ8_0* y, size_t nb) {
-  const __m256i eight = _mm256_set1_epi8(8);
-  __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
-  size_t i = 0;
-  for (; i + 1 < nb; i += 2) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    const __m256 d1 = _mm256_set1_ps(h2f(w[i + 1].d) * h2f(y[i + 1].d));
-    const __m256i q0 = _mm256_sub_epi8(nibbles(w[i].qs), eight);
-    const __m256i q1 = _mm256_sub_epi8(nibbles(w[i + 1].qs), eight);
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
-    acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dotI8(q1, load(y[i + 1].qs))), acc1);
-  }
-  if (i < nb) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    const __m256i q0 = _mm256_sub_epi8(nibbles(w[i].qs), eight);
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
-  }
-  return hsum(_mm256_add_ps(acc0, acc1));
 }
 
 // 0xFF in byte j where bit j of the 32-bit mask is set, else 0.
@@ -96,24 +54,108 @@ inline __m256i dotU8I8(__m256i u, __m256i y) {
   return _mm256_madd_epi16(_mm256_maddubs_epi16(u, y), _mm256_set1_epi16(1));
 }
 
-float dotQ5_0(const BlockQ5_0* w, const BlockQ8_0* y, size_t nb) {
-  const __m256i sixteen = _mm256_set1_epi8(16);
-  __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+// Decode streams every weight byte once; one core's hardware prefetcher keeps more lines in flight over several
+// sequential streams than over one, so a decode tile's rows [n0, n1) are read as four streams, each a quarter of
+// the range, one row of each per step; the leftover rows one at a time.
+struct RowQuad {
+  size_t r[4];
+};
+template <typename Four, typename One>
+void decodeStreams(size_t n0, size_t n1, Four four, One one) {
+  const size_t q = (n1 - n0) / 4;
+  for (size_t j = 0; j < q; ++j) four(RowQuad{{n0 + j, n0 + q + j, n0 + 2 * q + j, n0 + 3 * q + j}});
+  for (size_t r = n0 + 4 * q; r < n1; ++r) one(r);
+}
+
+constexpr size_t kDecodePrefetchBytes = 1024;  // each stream prefetched this far ahead
+
+// ---- Q8_0 / Q4_0 / Q5_0 against Q8_0 activations ----
+// Every (weight row, activation) pair, whichever path computes it (prefill tile, tile edge, decode streams, the
+// leftover rows) and however rows are shared out between threads, gets the same float arithmetic: one 8-lane
+// accumulator, blocks in order, acc = fma(dw·dy, float(int32 lane sums), acc), then hsum. Lane l holds the exact
+// sum of the four products of the block's elements 4l..4l+3, so the results are bit-identical across paths.
+
+// The signed levels of a block, as function objects so the tiles inline them.
+constexpr auto levelsQ8_0 = [](const BlockQ8_0& b) { return load(b.qs); };
+constexpr auto levelsQ4_0 = [](const BlockQ4_0& b) { return _mm256_sub_epi8(nibbles(b.qs), _mm256_set1_epi8(8)); };
+constexpr auto levelsQ5_0 = [](const BlockQ5_0& b) {
+  return _mm256_sub_epi8(fiveBit(b.qs, b.qh), _mm256_set1_epi8(16));
+};
+
+// The canonical step for one pair and block: |w| as the unsigned side and y with w's sign (|w|·|y| ≤ 128·127, so
+// maddubs' s16 pair sums cannot saturate), pairs of s16 into int32 lanes, one conversion and one FMA.
+inline __m256 pairStep(__m256i absW, __m256i w, __m256i y, float d, __m256 acc) {
+  const __m256i s = _mm256_madd_epi16(_mm256_maddubs_epi16(absW, _mm256_sign_epi8(y, w)), _mm256_set1_epi16(1));
+  return _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(s), acc);
+}
+
+// R weight rows (any rows: decode passes one per stream) × C consecutive activations from i0. Each decoded weight
+// block serves C activations and each activation block R rows; the R·C sums stay in registers.
+template <typename Block, int R, int C, bool kPrefetch, typename Levels>
+inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels levels) {
+  const size_t nb = t.k / kQk;
+  const Block* w[R];
+  for (int r = 0; r < R; ++r) w[r] = reinterpret_cast<const Block*>(t.w + rows[r] * t.wRowBytes);
+  const BlockQ8_0* y[C];
+  for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const BlockQ8_0*>(t.xq + (i0 + c) * t.xqStride);
+  __m256 acc[R][C];
+  for (auto& row : acc) {
+    for (auto& a : row) a = _mm256_setzero_ps();
+  }
+  for (size_t b = 0; b < nb; ++b) {
+    if constexpr (kPrefetch) {
+      if (b % 2 == 0) {
+        for (int r = 0; r < R; ++r) {
+          _mm_prefetch(reinterpret_cast<const char*>(w[r] + b) + kDecodePrefetchBytes, _MM_HINT_T0);
+        }
+      }
+    }
+    __m256i q[R], a[R];
+    float dw[R];
+    for (int r = 0; r < R; ++r) {
+      q[r] = levels(w[r][b]);
+      a[r] = _mm256_abs_epi8(q[r]);
+      dw[r] = h2f(w[r][b].d);
+    }
+    for (int c = 0; c < C; ++c) {
+      const __m256i yc = load(y[c][b].qs);
+      const float dy = h2f(y[c][b].d);
+      for (int r = 0; r < R; ++r) acc[r][c] = pairStep(a[r], q[r], yc, dw[r] * dy, acc[r][c]);
+    }
+  }
+  for (int c = 0; c < C; ++c) {
+    for (int r = 0; r < R; ++r) t.y[(i0 + c) * t.yStride + rows[r]] = hsum(acc[r][c]);
+  }
+}
+
+// Activations [i0, m) of rows `rows` in tiles of kCols, then the 1–3 left over in one narrower tile.
+template <typename Block, int R, typename Levels>
+void symRows(const MatTile& t, const size_t* rows, Levels levels) {
+  constexpr int kCols = 4;
   size_t i = 0;
-  for (; i + 1 < nb; i += 2) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    const __m256 d1 = _mm256_set1_ps(h2f(w[i + 1].d) * h2f(y[i + 1].d));
-    const __m256i q0 = _mm256_sub_epi8(fiveBit(w[i].qs, w[i].qh), sixteen);
-    const __m256i q1 = _mm256_sub_epi8(fiveBit(w[i + 1].qs, w[i + 1].qh), sixteen);
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
-    acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dotI8(q1, load(y[i + 1].qs))), acc1);
+  for (; i + kCols <= t.m; i += kCols) symTile<Block, R, kCols, false>(t, rows, i, levels);
+  switch (t.m - i) {
+    case 1: symTile<Block, R, 1, false>(t, rows, i, levels); break;
+    case 2: symTile<Block, R, 2, false>(t, rows, i, levels); break;
+    case 3: symTile<Block, R, 3, false>(t, rows, i, levels); break;
+    default: break;
   }
-  if (i < nb) {
-    const __m256 d0 = _mm256_set1_ps(h2f(w[i].d) * h2f(y[i].d));
-    const __m256i q0 = _mm256_sub_epi8(fiveBit(w[i].qs, w[i].qh), sixteen);
-    acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dotI8(q0, load(y[i].qs))), acc0);
+}
+
+template <typename Block, typename Levels>
+void tileLoopSym(const MatTile& t, Levels levels) {
+  if (t.m == 1) {
+    decodeStreams(
+        t.n0, t.n1, [&](const RowQuad& q) { symTile<Block, 4, 1, true>(t, q.r, 0, levels); },
+        [&](size_t r) { symTile<Block, 1, 1, false>(t, &r, 0, levels); });
+    return;
   }
-  return hsum(_mm256_add_ps(acc0, acc1));
+  size_t r = t.n0;
+  for (; r + 2 <= t.n1; r += 2) {
+    const size_t rows[2] = {r, r + 1};
+    symRows<Block, 2>(t, rows, levels);
+  }
+  if (r < t.n1) symRows<Block, 1>(t, &r, levels);
 }
 
 // Q4_1 / Q5_1: x = d·q + m with q ≥ 0, so Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy, carried by the Q8_1 block).
@@ -624,10 +666,10 @@ class Avx2Kernels final : public MatKernels {
       case DType::F32: tileLoop<float, float, dotF32>(tile, 1); break;
       case DType::F16: tileLoop<uint16_t, float, dotHalf<false>>(tile, 1); break;
       case DType::BF16: tileLoop<uint16_t, float, dotHalf<true>>(tile, 1); break;
-      case DType::Q8_0: tileLoop<BlockQ8_0, BlockQ8_0, dotQ8_0>(tile, kQk); break;
-      case DType::Q4_0: tileLoop<BlockQ4_0, BlockQ8_0, dotQ4_0>(tile, kQk); break;
+      case DType::Q8_0: tileLoopSym<BlockQ8_0>(tile, levelsQ8_0); break;
+      case DType::Q4_0: tileLoopSym<BlockQ4_0>(tile, levelsQ4_0); break;
       case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile, kQk); break;
-      case DType::Q5_0: tileLoop<BlockQ5_0, BlockQ8_0, dotQ5_0>(tile, kQk); break;
+      case DType::Q5_0: tileLoopSym<BlockQ5_0>(tile, levelsQ5_0); break;
       case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile, kQk); break;
       case DType::Q4_K: tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK); break;
       case DType::Q5_K: tileLoop<BlockQ5_K, BlockQ8_K, dotK45<true, BlockQ5_K>>(tile, kQkK); break;
