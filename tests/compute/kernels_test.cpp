@@ -227,7 +227,8 @@ TEST(CpuKernels, AddAndRopeGiveTheReferenceBytes) {
           }
           ++checked;
           ASSERT_EQ(std::memcmp(got.data(), expect.data(), x.size() * sizeof(float)), 0)
-              << set->isa() << " rope headDim=" << headDim << " nDims=" << nDims << " neox=" << (mode == hal::RopeMode::neox);
+              << set->isa() << " rope headDim=" << headDim << " nDims=" << nDims
+              << " neox=" << (mode == hal::RopeMode::neox);
         }
       }
     }
@@ -248,78 +249,95 @@ TEST(CpuKernels, MulTileMatchesTheReferenceAndDoesNotDependOnTheSplit) {
     for (DType t : kTypes) {
       if (!set->has(t)) continue;
       const bool kquant = hal::dtypeTraits(static_cast<uint32_t>(t))->blockSize == 256;
-      const size_t k = kquant ? 512 : 224;  // 7 blocks of 32: an odd block count
-      const size_t n = 23;                  // 4·5 + 3 rows: decode streams and prefill row pairs leave tails
-      const size_t rb = *hal::rowBytes(t, k);
-      std::vector<std::byte> w(n * rb);
-      std::vector<float> wf(n * k);
-      for (size_t r = 0; r < n; ++r) {
-        std::vector<float> row(k);
-        for (float& v : row) v = nd(rng);
-        ASSERT_TRUE(hal::quantizeRow(t, row, std::span(w).subspan(r * rb, rb)).ok());
-        ASSERT_TRUE(hal::dequantizeRow(t, std::span(w).subspan(r * rb, rb), std::span(wf).subspan(r * k, k)).ok());
-      }
-      const DType act = hal::vecDotType(t);
-      for (size_t m : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{8}, size_t{21}, size_t{64}}) {
-        std::vector<float> x(m * k);
-        for (float& v : x) v = nd(rng);
-        const size_t xqStride = act == DType::F32 ? k * sizeof(float) : hal::compute::activationRowStride(t, k);
-        std::vector<std::byte> xq(m * xqStride);
-        if (act == DType::F32) {
-          std::memcpy(xq.data(), x.data(), x.size() * sizeof(float));
-        } else {
-          ref::quantizeActivations(t, x.data(), k, k, xq.data(), 0, m);
+      // 7 blocks of 32 (an odd count); 10 (k % 64 == 0: activations the set may pack); two K super-blocks.
+      for (size_t k : kquant ? std::vector<size_t>{512} : std::vector<size_t>{224, 320}) {
+        const size_t n = 23;  // 4·5 + 3 rows: decode streams and prefill row pairs leave tails
+        const size_t rb = *hal::rowBytes(t, k);
+        std::vector<std::byte> w(n * rb);
+        std::vector<float> wf(n * k);
+        for (size_t r = 0; r < n; ++r) {
+          std::vector<float> row(k);
+          for (float& v : row) v = nd(rng);
+          ASSERT_TRUE(hal::quantizeRow(t, row, std::span(w).subspan(r * rb, rb)).ok());
+          ASSERT_TRUE(hal::dequantizeRow(t, std::span(w).subspan(r * rb, rb), std::span(wf).subspan(r * k, k)).ok());
         }
-        const size_t yStride = n + 3;  // the padding must stay untouched
-        const auto run = [&](size_t mm, const std::byte* xrows, const std::vector<std::pair<size_t, size_t>>& splits) {
-          std::vector<float> y(mm * yStride, -7.0f);
-          cpu::MatTile tile;
-          tile.w = w.data();
-          tile.wRowBytes = rb;
-          tile.xq = xrows;
-          tile.xqStride = xqStride;
-          tile.m = mm;
-          tile.k = k;
-          tile.y = y.data();
-          tile.yStride = yStride;
-          for (const auto& [n0, n1] : splits) {
-            tile.n0 = n0;
-            tile.n1 = n1;
-            set->mulTile(t, tile);
+        const DType act = hal::vecDotType(t);
+        for (size_t m : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{8}, size_t{21}, size_t{64}}) {
+          std::vector<float> x(m * k);
+          for (float& v : x) v = nd(rng);
+          const size_t xqStride = act == DType::F32 ? k * sizeof(float) : hal::compute::activationRowStride(t, k);
+          std::vector<std::byte> xq(m * xqStride);
+          if (act == DType::F32) {
+            std::memcpy(xq.data(), x.data(), x.size() * sizeof(float));
+          } else {
+            ref::quantizeActivations(t, x.data(), k, k, xq.data(), 0, m);
           }
-          return y;
-        };
-        const std::vector<float> whole = run(m, xq.data(), {{0, n}});
-        const std::string what = std::string(set->isa()) + " " + hal::dtypeName(t) + " m=" + std::to_string(m);
-        for (size_t i = 0; i < m; ++i) {
-          for (size_t r = 0; r < yStride; ++r) {
-            const float g = whole[i * yStride + r];
-            if (r >= n) {
-              ASSERT_EQ(g, -7.0f) << what << " wrote outside its rows";
-              continue;
+          // The packed copy, when the set takes one for this type and k (as the backend passes it).
+          const size_t xpStride = set->packs(t) ? hal::compute::packedActivationRowStride(t, k) : 0;
+          std::vector<std::byte> xp(m * xpStride);
+          for (size_t i = 0; i < m && xpStride != 0; ++i) {
+            set->packActivations(t, xq.data() + i * xqStride, k, m, i, xp.data());
+          }
+          const size_t yStride = n + 3;  // the padding must stay untouched
+          const auto run = [&](size_t mm, const std::byte* xrows, const std::byte* packed,
+                               const std::vector<std::pair<size_t, size_t>>& splits) {
+            std::vector<float> y(mm * yStride, -7.0f);
+            cpu::MatTile tile;
+            tile.w = w.data();
+            tile.wRowBytes = rb;
+            tile.xq = xrows;
+            tile.xqStride = xqStride;
+            tile.m = mm;
+            tile.k = k;
+            tile.y = y.data();
+            tile.yStride = yStride;
+            tile.xp = packed;
+            tile.xpStride = packed != nullptr ? xpStride : 0;
+            for (const auto& [n0, n1] : splits) {
+              tile.n0 = n0;
+              tile.n1 = n1;
+              set->mulTile(t, tile);
             }
-            const float e = ref::dotRow(t, w.data() + r * rb, xq.data() + i * xqStride, k);
-            double mag = 0;
-            for (size_t j = 0; j < k; ++j) mag += std::fabs(static_cast<double>(wf[r * k + j]) * x[i * k + j]);
-            ASSERT_NEAR(g, e, 2e-6 * mag + 1e-7) << what << " at " << i << "," << r;
+            return y;
+          };
+          const std::byte* none = nullptr;
+          for (const std::byte* packed : {none, static_cast<const std::byte*>(xp.data())}) {
+            if (packed != nullptr && xpStride == 0) continue;
+            const std::vector<float> whole = run(m, xq.data(), packed, {{0, n}});
+            const std::string what = std::string(set->isa()) + " " + hal::dtypeName(t) + " k=" + std::to_string(k) +
+                                     " m=" + std::to_string(m) + (packed != nullptr ? " packed" : "");
+            for (size_t i = 0; i < m; ++i) {
+              for (size_t r = 0; r < yStride; ++r) {
+                const float g = whole[i * yStride + r];
+                if (r >= n) {
+                  ASSERT_EQ(g, -7.0f) << what << " wrote outside its rows";
+                  continue;
+                }
+                const float e = ref::dotRow(t, w.data() + r * rb, xq.data() + i * xqStride, k);
+                double mag = 0;
+                for (size_t j = 0; j < k; ++j) mag += std::fabs(static_cast<double>(wf[r * k + j]) * x[i * k + j]);
+                ASSERT_NEAR(g, e, 2e-6 * mag + 1e-7) << what << " at " << i << "," << r;
+              }
+            }
+            // Other splits of the same rows: single rows, odd starts, pieces shorter and longer than a tile.
+            const std::vector<std::vector<std::pair<size_t, size_t>>> splits = {
+                {{0, 1}, {1, n}}, {{0, 3}, {3, 10}, {10, n}}, {{0, 5}, {5, 6}, {6, 17}, {17, n}}, {{0, 12}, {12, n}}};
+            for (const auto& sp : splits) {
+              ASSERT_EQ(run(m, xq.data(), packed, sp), whole) << what << " split at " << sp[0].second;
+            }
+            std::vector<std::pair<size_t, size_t>> singles;
+            for (size_t r = 0; r < n; ++r) singles.emplace_back(r, r + 1);
+            ASSERT_EQ(run(m, xq.data(), packed, singles), whole) << what << " row by row";
+            // Each activation alone (the decode path) gives the bits it gets inside the prefill tiles (a packed
+            // layout may depend on m: only the plain rows are compared this way).
+            for (size_t i = 0; i < m && packed == nullptr; ++i) {
+              const std::vector<float> one = run(1, xq.data() + i * xqStride, nullptr, {{0, n}});
+              ASSERT_EQ(std::memcmp(one.data(), whole.data() + i * yStride, n * sizeof(float)), 0)
+                  << what << " activation " << i << " alone";
+            }
           }
+          ++checked;
         }
-        // Other splits of the same rows: single rows, odd starts, pieces shorter and longer than a tile.
-        const std::vector<std::vector<std::pair<size_t, size_t>>> splits = {
-            {{0, 1}, {1, n}}, {{0, 3}, {3, 10}, {10, n}}, {{0, 5}, {5, 6}, {6, 17}, {17, n}}, {{0, 12}, {12, n}}};
-        for (const auto& sp : splits) {
-          ASSERT_EQ(run(m, xq.data(), sp), whole) << what << " split at " << sp[0].second;
-        }
-        std::vector<std::pair<size_t, size_t>> singles;
-        for (size_t r = 0; r < n; ++r) singles.emplace_back(r, r + 1);
-        ASSERT_EQ(run(m, xq.data(), singles), whole) << what << " row by row";
-        // Each activation alone (the decode path) gives the bits it gets inside the prefill tiles.
-        for (size_t i = 0; i < m; ++i) {
-          const std::vector<float> one = run(1, xq.data() + i * xqStride, {{0, n}});
-          ASSERT_EQ(std::memcmp(one.data(), whole.data() + i * yStride, n * sizeof(float)), 0)
-              << what << " activation " << i << " alone";
-        }
-        ++checked;
       }
     }
   }

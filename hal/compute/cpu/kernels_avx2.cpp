@@ -89,19 +89,41 @@ inline __m256 pairStep(__m256i absW, __m256i w, __m256i y, float d, __m256 acc) 
   return _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(s), acc);
 }
 
+// Q4_0 / Q5_0 levels unsigned as stored (w + o, o = 8 or 16): maddubs(w + o, y) needs no sign trick, and
+// subtracting o·Σy per lane (from the packed activation lane sums, see packLaneSums) leaves the same exact lane
+// sums Σ w·y as the signed path. |w + o|·|y| ≤ 31·127 keeps the s16 pairs far from saturation.
+constexpr auto unsignedQ4_0 = [](const BlockQ4_0& b) { return nibbles(b.qs); };
+constexpr auto unsignedQ5_0 = [](const BlockQ5_0& b) { return fiveBit(b.qs, b.qh); };
+
+// Per activation row and block, the eight int32 sums Σy of elements 4l..4l+3 (k bytes per row at xp + row·k).
+void packLaneSums(const std::byte* q8Row, size_t k, size_t row, std::byte* xp) {
+  const auto* y = reinterpret_cast<const BlockQ8_0*>(q8Row);
+  auto* out = reinterpret_cast<__m256i*>(xp + row * k);
+  const __m256i one8 = _mm256_set1_epi8(1);
+  for (size_t b = 0; b < k / kQk; ++b) {
+    _mm256_storeu_si256(out + b, _mm256_madd_epi16(_mm256_maddubs_epi16(one8, load(y[b].qs)), _mm256_set1_epi16(1)));
+  }
+}
+
 // R weight rows (any rows: decode passes one per stream) × C consecutive activations from i0. Each decoded weight
-// block serves C activations and each activation block R rows; the R·C sums stay in registers.
-template <typename Block, int R, int C, bool kPrefetch, typename Levels>
+// block serves C activations and each activation block R rows; the R·C sums stay in registers. kOffsetShift > 0:
+// unsigned levels and the packed lane sums (log2 o); 0: signed levels with the sign trick.
+template <typename Block, int R, int C, bool kPrefetch, int kOffsetShift = 0, typename Levels>
 inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels levels) {
   const size_t nb = t.k / kQk;
   const Block* w[R];
   for (int r = 0; r < R; ++r) w[r] = reinterpret_cast<const Block*>(t.w + rows[r] * t.wRowBytes);
   const BlockQ8_0* y[C];
-  for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const BlockQ8_0*>(t.xq + (i0 + c) * t.xqStride);
+  const __m256i* ys[C] = {};
+  for (int c = 0; c < C; ++c) {
+    y[c] = reinterpret_cast<const BlockQ8_0*>(t.xq + (i0 + c) * t.xqStride);
+    if constexpr (kOffsetShift > 0) ys[c] = reinterpret_cast<const __m256i*>(t.xp + (i0 + c) * t.k);
+  }
   __m256 acc[R][C];
   for (auto& row : acc) {
     for (auto& a : row) a = _mm256_setzero_ps();
   }
+  const __m256i ones = _mm256_set1_epi16(1);
   for (size_t b = 0; b < nb; ++b) {
     if constexpr (kPrefetch) {
       if (b % 2 == 0) {
@@ -114,13 +136,21 @@ inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels leve
     float dw[R];
     for (int r = 0; r < R; ++r) {
       q[r] = levels(w[r][b]);
-      a[r] = _mm256_abs_epi8(q[r]);
+      if constexpr (kOffsetShift == 0) a[r] = _mm256_abs_epi8(q[r]);
       dw[r] = h2f(w[r][b].d);
     }
     for (int c = 0; c < C; ++c) {
       const __m256i yc = load(y[c][b].qs);
       const float dy = h2f(y[c][b].d);
-      for (int r = 0; r < R; ++r) acc[r][c] = pairStep(a[r], q[r], yc, dw[r] * dy, acc[r][c]);
+      if constexpr (kOffsetShift == 0) {
+        for (int r = 0; r < R; ++r) acc[r][c] = pairStep(a[r], q[r], yc, dw[r] * dy, acc[r][c]);
+      } else {
+        const __m256i off = _mm256_slli_epi32(_mm256_loadu_si256(ys[c] + b), kOffsetShift);
+        for (int r = 0; r < R; ++r) {
+          const __m256i s = _mm256_sub_epi32(_mm256_madd_epi16(_mm256_maddubs_epi16(q[r], yc), ones), off);
+          acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dw[r] * dy), _mm256_cvtepi32_ps(s), acc[r][c]);
+        }
+      }
     }
   }
   for (int c = 0; c < C; ++c) {
@@ -128,34 +158,45 @@ inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels leve
   }
 }
 
-// Activations [i0, m) of rows `rows` in tiles of kCols, then the 1–3 left over in one narrower tile.
-template <typename Block, int R, typename Levels>
+// Activations [0, m) of rows `rows` in tiles of kCols, then the 1–3 left over in one narrower tile.
+template <typename Block, int R, int kShift, typename Levels>
 void symRows(const MatTile& t, const size_t* rows, Levels levels) {
   constexpr int kCols = 4;
   size_t i = 0;
-  for (; i + kCols <= t.m; i += kCols) symTile<Block, R, kCols, false>(t, rows, i, levels);
+  for (; i + kCols <= t.m; i += kCols) symTile<Block, R, kCols, false, kShift>(t, rows, i, levels);
   switch (t.m - i) {
-    case 1: symTile<Block, R, 1, false>(t, rows, i, levels); break;
-    case 2: symTile<Block, R, 2, false>(t, rows, i, levels); break;
-    case 3: symTile<Block, R, 3, false>(t, rows, i, levels); break;
+    case 1: symTile<Block, R, 1, false, kShift>(t, rows, i, levels); break;
+    case 2: symTile<Block, R, 2, false, kShift>(t, rows, i, levels); break;
+    case 3: symTile<Block, R, 3, false, kShift>(t, rows, i, levels); break;
     default: break;
   }
 }
 
-template <typename Block, typename Levels>
-void tileLoopSym(const MatTile& t, Levels levels) {
+template <typename Block, int kShift, typename Levels>
+void symLoop(const MatTile& t, Levels levels) {
   if (t.m == 1) {
     decodeStreams(
-        t.n0, t.n1, [&](const RowQuad& q) { symTile<Block, 4, 1, true>(t, q.r, 0, levels); },
-        [&](size_t r) { symTile<Block, 1, 1, false>(t, &r, 0, levels); });
+        t.n0, t.n1, [&](const RowQuad& q) { symTile<Block, 4, 1, true, kShift>(t, q.r, 0, levels); },
+        [&](size_t r) { symTile<Block, 1, 1, false, kShift>(t, &r, 0, levels); });
     return;
   }
   size_t r = t.n0;
   for (; r + 2 <= t.n1; r += 2) {
     const size_t rows[2] = {r, r + 1};
-    symRows<Block, 2>(t, rows, levels);
+    symRows<Block, 2, kShift>(t, rows, levels);
   }
-  if (r < t.n1) symRows<Block, 1>(t, &r, levels);
+  if (r < t.n1) symRows<Block, 1, kShift>(t, &r, levels);
+}
+
+// Q4_0 / Q5_0 take the unsigned path when the activations' lane sums were packed (k % 64 == 0), else the signed
+// one: the same lane sums either way, so the same bits.
+template <typename Block, int kShift, typename Signed, typename Unsigned>
+void tileLoopSym(const MatTile& t, Signed levels, Unsigned unsignedLevels) {
+  if (kShift > 0 && t.xp != nullptr) {
+    symLoop<Block, kShift>(t, unsignedLevels);
+  } else {
+    symLoop<Block, 0>(t, levels);
+  }
 }
 
 // Q4_1 / Q5_1: x = d·q + m with q ≥ 0, so Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy, carried by the Q8_1 block).
@@ -418,7 +459,8 @@ void quantizeQ8_0Row(const float* x, size_t k, BlockQ8_0* y) {
   for (size_t i = 0; i < k / kQk; ++i, x += kQk) {
     __m256 v[4];
     for (int j = 0; j < 4; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
-    const float amax = hmax(_mm256_max_ps(_mm256_max_ps(absPs(v[0]), absPs(v[1])), _mm256_max_ps(absPs(v[2]), absPs(v[3]))));
+    const __m256 m01 = _mm256_max_ps(absPs(v[0]), absPs(v[1])), m23 = _mm256_max_ps(absPs(v[2]), absPs(v[3]));
+    const float amax = hmax(_mm256_max_ps(m01, m23));
     const float d = amax / 127;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
     y[i].d = toHalfBits(d);
@@ -626,6 +668,13 @@ class Avx2Kernels final : public MatKernels {
         return false;
     }
   }
+  // Q8_0 accepts the packing (so a group mixing it with Q4_0 / Q5_0 keeps it) and reads the plain rows.
+  bool packs(DType t) const override { return t == DType::Q8_0 || t == DType::Q4_0 || t == DType::Q5_0; }
+  void packActivations(DType weight, const std::byte* actRow, size_t k, size_t m, size_t row,
+                       std::byte* xp) const override {
+    (void)weight, (void)m;
+    packLaneSums(actRow, k, row, xp);
+  }
   bool hasAttention() const override { return true; }
   void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
     attentionAvx2(t, i0, i1, scores);
@@ -666,10 +715,10 @@ class Avx2Kernels final : public MatKernels {
       case DType::F32: tileLoop<float, float, dotF32>(tile, 1); break;
       case DType::F16: tileLoop<uint16_t, float, dotHalf<false>>(tile, 1); break;
       case DType::BF16: tileLoop<uint16_t, float, dotHalf<true>>(tile, 1); break;
-      case DType::Q8_0: tileLoopSym<BlockQ8_0>(tile, levelsQ8_0); break;
-      case DType::Q4_0: tileLoopSym<BlockQ4_0>(tile, levelsQ4_0); break;
+      case DType::Q8_0: symLoop<BlockQ8_0, 0>(tile, levelsQ8_0); break;
+      case DType::Q4_0: tileLoopSym<BlockQ4_0, 3>(tile, levelsQ4_0, unsignedQ4_0); break;
       case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile, kQk); break;
-      case DType::Q5_0: tileLoopSym<BlockQ5_0>(tile, levelsQ5_0); break;
+      case DType::Q5_0: tileLoopSym<BlockQ5_0, 4>(tile, levelsQ5_0, unsignedQ5_0); break;
       case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile, kQk); break;
       case DType::Q4_K: tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK); break;
       case DType::Q5_K: tileLoop<BlockQ5_K, BlockQ8_K, dotK45<true, BlockQ5_K>>(tile, kQkK); break;
