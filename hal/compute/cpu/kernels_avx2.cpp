@@ -69,7 +69,7 @@ void decodeStreams(size_t n0, size_t n1, Four four, One one) {
 
 constexpr size_t kDecodePrefetchBytes = 1024;  // each stream prefetched this far ahead
 
-// ---- Q8_0 / Q4_0 / Q5_0 against Q8_0 activations ----
+// ---- Q8_0 against Q8_0 activations ----
 // Every (weight row, activation) pair, whichever path computes it (prefill tile, tile edge, decode streams, the
 // leftover rows) and however rows are shared out between threads, gets the same float arithmetic: one 8-lane
 // accumulator, blocks in order, acc = fma(dw·dy, float(int32 lane sums), acc), then hsum. Lane l holds the exact
@@ -77,10 +77,6 @@ constexpr size_t kDecodePrefetchBytes = 1024;  // each stream prefetched this fa
 
 // The signed levels of a block, as function objects so the tiles inline them.
 constexpr auto levelsQ8_0 = [](const BlockQ8_0& b) { return load(b.qs); };
-constexpr auto levelsQ4_0 = [](const BlockQ4_0& b) { return _mm256_sub_epi8(nibbles(b.qs), _mm256_set1_epi8(8)); };
-constexpr auto levelsQ5_0 = [](const BlockQ5_0& b) {
-  return _mm256_sub_epi8(fiveBit(b.qs, b.qh), _mm256_set1_epi8(16));
-};
 
 // The canonical step for one pair and block: |w| as the unsigned side and y with w's sign (|w|·|y| ≤ 128·127, so
 // maddubs' s16 pair sums cannot saturate), pairs of s16 into int32 lanes, one conversion and one FMA.
@@ -89,41 +85,19 @@ inline __m256 pairStep(__m256i absW, __m256i w, __m256i y, float d, __m256 acc) 
   return _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(s), acc);
 }
 
-// Q4_0 / Q5_0 levels unsigned as stored (w + o, o = 8 or 16): maddubs(w + o, y) needs no sign trick, and
-// subtracting o·Σy per lane (from the packed activation lane sums, see packLaneSums) leaves the same exact lane
-// sums Σ w·y as the signed path. |w + o|·|y| ≤ 31·127 keeps the s16 pairs far from saturation.
-constexpr auto unsignedQ4_0 = [](const BlockQ4_0& b) { return nibbles(b.qs); };
-constexpr auto unsignedQ5_0 = [](const BlockQ5_0& b) { return fiveBit(b.qs, b.qh); };
-
-// Per activation row and block, the eight int32 sums Σy of elements 4l..4l+3 (k bytes per row at xp + row·k).
-void packLaneSums(const std::byte* q8Row, size_t k, size_t row, std::byte* xp) {
-  const auto* y = reinterpret_cast<const BlockQ8_0*>(q8Row);
-  auto* out = reinterpret_cast<__m256i*>(xp + row * k);
-  const __m256i one8 = _mm256_set1_epi8(1);
-  for (size_t b = 0; b < k / kQk; ++b) {
-    _mm256_storeu_si256(out + b, _mm256_madd_epi16(_mm256_maddubs_epi16(one8, load(y[b].qs)), _mm256_set1_epi16(1)));
-  }
-}
-
 // R weight rows (any rows: decode passes one per stream) × C consecutive activations from i0. Each decoded weight
-// block serves C activations and each activation block R rows; the R·C sums stay in registers. kOffsetShift > 0:
-// unsigned levels and the packed lane sums (log2 o); 0: signed levels with the sign trick.
-template <typename Block, int R, int C, bool kPrefetch, int kOffsetShift = 0, typename Levels>
+// block serves C activations and each activation block R rows; the R·C sums stay in registers.
+template <typename Block, int R, int C, bool kPrefetch, typename Levels>
 inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels levels) {
   const size_t nb = t.k / kQk;
   const Block* w[R];
   for (int r = 0; r < R; ++r) w[r] = reinterpret_cast<const Block*>(t.w + rows[r] * t.wRowBytes);
   const BlockQ8_0* y[C];
-  const __m256i* ys[C] = {};
-  for (int c = 0; c < C; ++c) {
-    y[c] = reinterpret_cast<const BlockQ8_0*>(t.xq + (i0 + c) * t.xqStride);
-    if constexpr (kOffsetShift > 0) ys[c] = reinterpret_cast<const __m256i*>(t.xp + (i0 + c) * t.k);
-  }
+  for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const BlockQ8_0*>(t.xq + (i0 + c) * t.xqStride);
   __m256 acc[R][C];
   for (auto& row : acc) {
     for (auto& a : row) a = _mm256_setzero_ps();
   }
-  const __m256i ones = _mm256_set1_epi16(1);
   for (size_t b = 0; b < nb; ++b) {
     if constexpr (kPrefetch) {
       if (b % 2 == 0) {
@@ -136,21 +110,13 @@ inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels leve
     float dw[R];
     for (int r = 0; r < R; ++r) {
       q[r] = levels(w[r][b]);
-      if constexpr (kOffsetShift == 0) a[r] = _mm256_abs_epi8(q[r]);
+      a[r] = _mm256_abs_epi8(q[r]);
       dw[r] = h2f(w[r][b].d);
     }
     for (int c = 0; c < C; ++c) {
       const __m256i yc = load(y[c][b].qs);
       const float dy = h2f(y[c][b].d);
-      if constexpr (kOffsetShift == 0) {
-        for (int r = 0; r < R; ++r) acc[r][c] = pairStep(a[r], q[r], yc, dw[r] * dy, acc[r][c]);
-      } else {
-        const __m256i off = _mm256_slli_epi32(_mm256_loadu_si256(ys[c] + b), kOffsetShift);
-        for (int r = 0; r < R; ++r) {
-          const __m256i s = _mm256_sub_epi32(_mm256_madd_epi16(_mm256_maddubs_epi16(q[r], yc), ones), off);
-          acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dw[r] * dy), _mm256_cvtepi32_ps(s), acc[r][c]);
-        }
-      }
+      for (int r = 0; r < R; ++r) acc[r][c] = pairStep(a[r], q[r], yc, dw[r] * dy, acc[r][c]);
     }
   }
   for (int c = 0; c < C; ++c) {
@@ -159,44 +125,33 @@ inline void symTile(const MatTile& t, const size_t* rows, size_t i0, Levels leve
 }
 
 // Activations [0, m) of rows `rows` in tiles of kCols, then the 1–3 left over in one narrower tile.
-template <typename Block, int R, int kShift, typename Levels>
+template <typename Block, int R, typename Levels>
 void symRows(const MatTile& t, const size_t* rows, Levels levels) {
   constexpr int kCols = 4;
   size_t i = 0;
-  for (; i + kCols <= t.m; i += kCols) symTile<Block, R, kCols, false, kShift>(t, rows, i, levels);
+  for (; i + kCols <= t.m; i += kCols) symTile<Block, R, kCols, false>(t, rows, i, levels);
   switch (t.m - i) {
-    case 1: symTile<Block, R, 1, false, kShift>(t, rows, i, levels); break;
-    case 2: symTile<Block, R, 2, false, kShift>(t, rows, i, levels); break;
-    case 3: symTile<Block, R, 3, false, kShift>(t, rows, i, levels); break;
+    case 1: symTile<Block, R, 1, false>(t, rows, i, levels); break;
+    case 2: symTile<Block, R, 2, false>(t, rows, i, levels); break;
+    case 3: symTile<Block, R, 3, false>(t, rows, i, levels); break;
     default: break;
   }
 }
 
-template <typename Block, int kShift, typename Levels>
+template <typename Block, typename Levels>
 void symLoop(const MatTile& t, Levels levels) {
   if (t.m == 1) {
     decodeStreams(
-        t.n0, t.n1, [&](const RowQuad& q) { symTile<Block, 4, 1, true, kShift>(t, q.r, 0, levels); },
-        [&](size_t r) { symTile<Block, 1, 1, false, kShift>(t, &r, 0, levels); });
+        t.n0, t.n1, [&](const RowQuad& q) { symTile<Block, 4, 1, true>(t, q.r, 0, levels); },
+        [&](size_t r) { symTile<Block, 1, 1, false>(t, &r, 0, levels); });
     return;
   }
   size_t r = t.n0;
   for (; r + 2 <= t.n1; r += 2) {
     const size_t rows[2] = {r, r + 1};
-    symRows<Block, 2, kShift>(t, rows, levels);
+    symRows<Block, 2>(t, rows, levels);
   }
-  if (r < t.n1) symRows<Block, 1, kShift>(t, &r, levels);
-}
-
-// Q4_0 / Q5_0 take the unsigned path when the activations' lane sums were packed (k % 64 == 0), else the signed
-// one: the same lane sums either way, so the same bits.
-template <typename Block, int kShift, typename Signed, typename Unsigned>
-void tileLoopSym(const MatTile& t, Signed levels, Unsigned unsignedLevels) {
-  if (kShift > 0 && t.xp != nullptr) {
-    symLoop<Block, kShift>(t, unsignedLevels);
-  } else {
-    symLoop<Block, 0>(t, levels);
-  }
+  if (r < t.n1) symRows<Block, 1>(t, &r, levels);
 }
 
 // Q4_1 / Q5_1: x = d·q + m with q ≥ 0, so Σ x·y = d·dy·Σ q·qy + m·s (s = dy·Σ qy, carried by the Q8_1 block).
@@ -645,6 +600,156 @@ void toHalf256(const float* x, uint16_t* out, size_t n) {
   }
 }
 
+// ---- Q4_0 / Q5_0: eight weight rows per vector ----
+// For these types the canonical per-pair arithmetic is one float chain per (row, activation) pair: for each block
+// in order acc = fma(float(S), dw·dy, acc), S the exact block sum Σ w·y, no horizontal sum. Every path computes
+// it in one lane of a vector whose lanes are eight weight rows, so neither the other rows in the vector (a short
+// group repeats its last row and stores only its own lanes), nor m, nor the split between threads changes a bit.
+// The levels are taken unsigned as stored (w + o), transposed once per block so that lane j of vector g holds
+// elements 4g..4g+3 of row j; each activation block then costs eight maddubs against its broadcast 4-byte
+// groups, summed in s16 (Q4_0: 8 · 2·15·127 ≤ 32767; Q5_0 levels reach 31, so a madd after every four), one madd
+// to int32, minus o·Σy (from the packed activations, or summed here: the same integer), one conversion and one
+// FMA for eight pairs.
+template <typename Block>
+struct LaneTraits;
+template <>
+struct LaneTraits<BlockQ4_0> {
+  static constexpr int kShift = 3;  // o = 8
+  static constexpr int kS16Sums = 8;
+  static __m256i levels(const BlockQ4_0& b) { return nibbles(b.qs); }
+};
+template <>
+struct LaneTraits<BlockQ5_0> {
+  static constexpr int kShift = 4;  // o = 16
+  static constexpr int kS16Sums = 4;
+  static __m256i levels(const BlockQ5_0& b) { return fiveBit(b.qs, b.qh); }
+};
+
+// w[g], lane j = dword g of v[j] (an 8 × 8 transpose of 32-bit elements).
+inline void transpose8x8(const __m256i v[8], __m256i w[8]) {
+  __m256i u[8];
+  for (int h = 0; h < 2; ++h) {
+    const __m256i* x = v + 4 * h;
+    const __m256i t0 = _mm256_unpacklo_epi32(x[0], x[1]), t1 = _mm256_unpackhi_epi32(x[0], x[1]);
+    const __m256i t2 = _mm256_unpacklo_epi32(x[2], x[3]), t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+    u[4 * h + 0] = _mm256_unpacklo_epi64(t0, t2);  // dwords 0 | 4 of rows 4h..4h+3
+    u[4 * h + 1] = _mm256_unpackhi_epi64(t0, t2);  // 1 | 5
+    u[4 * h + 2] = _mm256_unpacklo_epi64(t1, t3);  // 2 | 6
+    u[4 * h + 3] = _mm256_unpackhi_epi64(t1, t3);  // 3 | 7
+  }
+  for (int g = 0; g < 4; ++g) {
+    w[g] = _mm256_inserti128_si256(u[g], _mm256_castsi256_si128(u[g + 4]), 1);
+    w[g + 4] = _mm256_inserti128_si256(u[g + 4], _mm256_extracti128_si256(u[g], 1), 0);
+  }
+}
+
+inline int32_t blockSumY(const BlockQ8_0& y) {
+  return hsumI32(_mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), load(y.qs)), _mm256_set1_epi16(1)));
+}
+
+// Per activation row, Σy of every block as int32 (k bytes per row at xp + row·k; a quarter of them used).
+void packBlockSums(const std::byte* q8Row, size_t k, size_t row, std::byte* xp) {
+  const auto* y = reinterpret_cast<const BlockQ8_0*>(q8Row);
+  auto* out = reinterpret_cast<int32_t*>(xp + row * k);
+  for (size_t b = 0; b < k / kQk; ++b) out[b] = blockSumY(y[b]);
+}
+
+constexpr size_t kLaneChunk = 64;  // activations per pass over a row group's weights (2 KiB of sums)
+
+// Rows [r0, r0 + rows) (1..8) against all m activations.
+template <typename Block>
+void laneRows(const MatTile& t, size_t r0, size_t rows) {
+  using T = LaneTraits<Block>;
+  const size_t nb = t.k / kQk;
+  const Block* rp[8];
+  for (size_t j = 0; j < 8; ++j) {
+    rp[j] = reinterpret_cast<const Block*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
+  }
+  const __m256i storeMask = tailMask(rows);
+  const __m256i ones = _mm256_set1_epi16(1);
+  alignas(32) float acc[kLaneChunk][8];
+  for (size_t c0 = 0; c0 < t.m; c0 += kLaneChunk) {
+    const size_t n = t.m - c0 < kLaneChunk ? t.m - c0 : kLaneChunk;
+    for (size_t b = 0; b < nb; ++b) {
+      __m256i v[8], w[8];
+      for (int j = 0; j < 8; ++j) v[j] = T::levels(rp[j][b]);
+      transpose8x8(v, w);
+      const __m256 dw = _mm256_cvtph_ps(_mm_setr_epi16(
+          static_cast<short>(rp[0][b].d), static_cast<short>(rp[1][b].d), static_cast<short>(rp[2][b].d),
+          static_cast<short>(rp[3][b].d), static_cast<short>(rp[4][b].d), static_cast<short>(rp[5][b].d),
+          static_cast<short>(rp[6][b].d), static_cast<short>(rp[7][b].d)));
+      for (size_t c = 0; c < n; ++c) {
+        const BlockQ8_0& yb = reinterpret_cast<const BlockQ8_0*>(t.xq + (c0 + c) * t.xqStride)[b];
+        const int32_t sy =
+            t.xp != nullptr ? reinterpret_cast<const int32_t*>(t.xp + (c0 + c) * t.k)[b] : blockSumY(yb);
+        __m256i s32 = _mm256_setzero_si256(), s16 = _mm256_setzero_si256();
+        for (int g = 0; g < 8; ++g) {
+          int32_t q;
+          std::memcpy(&q, yb.qs + 4 * g, sizeof q);
+          const __m256i p = _mm256_maddubs_epi16(w[g], _mm256_set1_epi32(q));
+          s16 = g % T::kS16Sums == 0 ? p : _mm256_add_epi16(s16, p);
+          if (g % T::kS16Sums == T::kS16Sums - 1) s32 = _mm256_add_epi32(s32, _mm256_madd_epi16(s16, ones));
+        }
+        const __m256i s = _mm256_sub_epi32(s32, _mm256_set1_epi32(sy * (1 << T::kShift)));
+        const __m256 d = _mm256_mul_ps(dw, _mm256_set1_ps(h2f(yb.d)));
+        const __m256 prev = b == 0 ? _mm256_setzero_ps() : _mm256_load_ps(acc[c]);
+        _mm256_store_ps(acc[c], _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), d, prev));
+      }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      _mm256_maskstore_ps(t.y + (c0 + c) * t.yStride + r0, storeMask, _mm256_load_ps(acc[c]));
+    }
+  }
+}
+
+// Decode: the lane tile's transposition is paid for one activation only, so here four rows (one per stream) take
+// their blocks as stored, each row's 16 s16 pair sums go to int32 by madd, and three hadds leave the four block
+// sums S in the lanes of one 128-bit vector: the same chain per row as the lane tile (the same S, the same
+// dw·dy, one FMA from zero), so the same bits.
+template <typename Block>
+void decodeQuad(const MatTile& t, const RowQuad& rows) {
+  using T = LaneTraits<Block>;
+  const size_t nb = t.k / kQk;
+  const Block* w[4];
+  for (int k = 0; k < 4; ++k) w[k] = reinterpret_cast<const Block*>(t.w + rows.r[k] * t.wRowBytes);
+  const auto* y = reinterpret_cast<const BlockQ8_0*>(t.xq);
+  const auto* sums = reinterpret_cast<const int32_t*>(t.xp);
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m128 acc = _mm_setzero_ps();
+  for (size_t b = 0; b < nb; ++b) {
+    if (b % 2 == 0) {
+      for (int k = 0; k < 4; ++k) {
+        _mm_prefetch(reinterpret_cast<const char*>(w[k] + b) + kDecodePrefetchBytes, _MM_HINT_T0);
+      }
+    }
+    const __m256i yb = load(y[b].qs);
+    const int32_t sy = sums != nullptr ? sums[b] : blockSumY(y[b]);
+    __m256i q[4];
+    for (int k = 0; k < 4; ++k) q[k] = _mm256_madd_epi16(_mm256_maddubs_epi16(T::levels(w[k][b]), yb), ones);
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(q[0], q[1]), _mm256_hadd_epi32(q[2], q[3]));
+    const __m128i s = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)),
+                                    _mm_set1_epi32(sy * (1 << T::kShift)));
+    const __m128 dw = _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(w[0][b].d), static_cast<short>(w[1][b].d),
+                                                  static_cast<short>(w[2][b].d), static_cast<short>(w[3][b].d), 0, 0,
+                                                  0, 0));
+    acc = _mm_fmadd_ps(_mm_cvtepi32_ps(s), _mm_mul_ps(dw, _mm_set1_ps(h2f(y[b].d))), acc);
+  }
+  alignas(16) float out[4];
+  _mm_store_ps(out, acc);
+  for (int k = 0; k < 4; ++k) t.y[rows.r[k]] = out[k];
+}
+
+template <typename Block>
+void laneLoop(const MatTile& t) {
+  if (t.m == 1) {
+    const size_t q = (t.n1 - t.n0) / 4;
+    decodeStreams(t.n0, t.n0 + 4 * q, [&](const RowQuad& rows) { decodeQuad<Block>(t, rows); }, [](size_t) {});
+    if (t.n0 + 4 * q < t.n1) laneRows<Block>(t, t.n0 + 4 * q, t.n1 - t.n0 - 4 * q);
+    return;
+  }
+  for (size_t r = t.n0; r < t.n1; r += 8) laneRows<Block>(t, r, t.n1 - r < 8 ? t.n1 - r : 8);
+}
+
 template <typename WBlock, typename YBlock, float (*kDot)(const WBlock*, const YBlock*, size_t)>
 void tileLoop(const MatTile& t, size_t blockElems) {
   const size_t nb = t.k / blockElems;
@@ -673,7 +778,7 @@ class Avx2Kernels final : public MatKernels {
   void packActivations(DType weight, const std::byte* actRow, size_t k, size_t m, size_t row,
                        std::byte* xp) const override {
     (void)weight, (void)m;
-    packLaneSums(actRow, k, row, xp);
+    packBlockSums(actRow, k, row, xp);
   }
   bool hasAttention() const override { return true; }
   void attention(const AttnTile& t, size_t i0, size_t i1, float* scores) const override {
@@ -715,10 +820,10 @@ class Avx2Kernels final : public MatKernels {
       case DType::F32: tileLoop<float, float, dotF32>(tile, 1); break;
       case DType::F16: tileLoop<uint16_t, float, dotHalf<false>>(tile, 1); break;
       case DType::BF16: tileLoop<uint16_t, float, dotHalf<true>>(tile, 1); break;
-      case DType::Q8_0: symLoop<BlockQ8_0, 0>(tile, levelsQ8_0); break;
-      case DType::Q4_0: tileLoopSym<BlockQ4_0, 3>(tile, levelsQ4_0, unsignedQ4_0); break;
+      case DType::Q8_0: symLoop<BlockQ8_0>(tile, levelsQ8_0); break;
+      case DType::Q4_0: laneLoop<BlockQ4_0>(tile); break;
       case DType::Q4_1: tileLoop<BlockQ4_1, BlockQ8_1, dotMin<false, BlockQ4_1>>(tile, kQk); break;
-      case DType::Q5_0: tileLoopSym<BlockQ5_0, 4>(tile, levelsQ5_0, unsignedQ5_0); break;
+      case DType::Q5_0: laneLoop<BlockQ5_0>(tile); break;
       case DType::Q5_1: tileLoop<BlockQ5_1, BlockQ8_1, dotMin<true, BlockQ5_1>>(tile, kQk); break;
       case DType::Q4_K: tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK); break;
       case DType::Q5_K: tileLoop<BlockQ5_K, BlockQ8_K, dotK45<true, BlockQ5_K>>(tile, kQkK); break;
