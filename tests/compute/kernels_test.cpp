@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The cpu backend's per-ISA activation quantizers give the reference's bytes exactly (matmul results are compared
-// with tolerances elsewhere; these bytes also feed the prefix cache and must not depend on the CPU's ISA).
+// The cpu backend's per-ISA kernel sets, each against the reference: activation quantizers, add, rope and f16
+// conversion byte for byte (these bytes also feed the prefix cache and must not depend on the CPU's ISA), the
+// rest within the conformance tolerance; mulTile's results must not depend on how rows are split.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "common/quant_ref.h"
 #include "common/ref_ops.h"
 #include "cpu/kernels.h"
+#include "sotto/hal/compute.h"
 #include "sotto/hal/cpu.h"
 #include "sotto/hal/quant.h"
 
@@ -177,6 +180,168 @@ TEST(CpuKernels, RmsNormIsWithinTheConformanceTolerance) {
     }
   }
   if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own rms_norm";
+}
+
+TEST(CpuKernels, AddAndRopeGiveTheReferenceBytes) {
+  std::mt19937 rng(21);
+  std::normal_distribution<float> nd(0.0f, 2.0f);
+  size_t checked = 0;
+  for (const cpu::MatKernels* set : usableSets()) {
+    for (size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{1001}}) {
+      std::vector<float> a(n), b(n), expect(n), got(n + 1, -7.0f);
+      for (float& v : a) v = nd(rng);
+      for (float& v : b) v = nd(rng);
+      ref::add(a.data(), b.data(), expect.data(), n);
+      if (!set->add(a.data(), b.data(), got.data(), n)) break;
+      ++checked;
+      EXPECT_EQ(got[n], -7.0f) << set->isa() << " add wrote past n";
+      ASSERT_EQ(std::memcmp(got.data(), expect.data(), n * sizeof(float)), 0) << set->isa() << " add n=" << n;
+    }
+    // Whole and partial rotations, pair counts that leave vector tails, both pair layouts.
+    const size_t tokens = 3, heads = 3;
+    for (size_t headDim : {size_t{64}, size_t{40}, size_t{20}, size_t{6}}) {
+      for (size_t nDims : {headDim, headDim / 2 - headDim / 2 % 2}) {
+        if (nDims == 0) continue;
+        for (hal::RopeMode mode : {hal::RopeMode::normal, hal::RopeMode::neox}) {
+          if (!set->rope(nullptr, 0, headDim, nDims, false, nullptr)) continue;
+          std::vector<int32_t> pos = {3, 77, 1021};
+          std::vector<float> x(tokens * heads * headDim + 1);
+          for (float& v : x) v = nd(rng);
+          hal::RopeArgs a;
+          a.tokens = tokens;
+          a.heads = heads;
+          a.headDim = headDim;
+          a.nDims = nDims;
+          a.tokenStride = heads * headDim;
+          a.positions = pos.data();
+          a.freqBase = 10000.0f;
+          a.mode = mode;
+          std::vector<float> expect = x, got = x;
+          a.x = expect.data();
+          ref::ropeTokens(a, 0, tokens);
+          std::vector<float> cs(nDims);
+          for (size_t t = 0; t < tokens; ++t) {
+            ref::ropeAngles(a, pos[t], cs.data(), cs.data() + nDims / 2);
+            ASSERT_TRUE(set->rope(got.data() + t * a.tokenStride, heads, headDim, nDims, mode == hal::RopeMode::neox,
+                                  cs.data()));
+          }
+          ++checked;
+          ASSERT_EQ(std::memcmp(got.data(), expect.data(), x.size() * sizeof(float)), 0)
+              << set->isa() << " rope headDim=" << headDim << " nDims=" << nDims
+              << " neox=" << (mode == hal::RopeMode::neox);
+        }
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no kernel set on this CPU has its own add or rope";
+}
+
+// Every kernel set's mulTile for every weight type it has, decode and prefill row counts that leave tile edges,
+// row counts that leave tails: against the reference dot within the conformance tolerance, and the same bits
+// however the rows are split into tiles (threads share rows out in chunks) and whatever m the activation is in.
+TEST(CpuKernels, MulTileMatchesTheReferenceAndDoesNotDependOnTheSplit) {
+  constexpr DType kTypes[] = {DType::F32,  DType::F16,  DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_1,
+                              DType::Q5_0, DType::Q5_1, DType::Q4_K, DType::Q5_K, DType::Q6_K};
+  std::mt19937 rng(99);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  size_t checked = 0;
+  for (const cpu::MatKernels* set : usableSets()) {
+    for (DType t : kTypes) {
+      if (!set->has(t)) continue;
+      const bool kquant = hal::dtypeTraits(static_cast<uint32_t>(t))->blockSize == 256;
+      // 7 blocks of 32 (an odd count); 10 (k % 64 == 0: activations the set may pack); two K super-blocks.
+      for (size_t k : kquant ? std::vector<size_t>{512} : std::vector<size_t>{224, 320}) {
+        const size_t n = 23;  // 4·5 + 3 rows: decode streams and prefill row pairs leave tails
+        const size_t rb = *hal::rowBytes(t, k);
+        std::vector<std::byte> w(n * rb);
+        std::vector<float> wf(n * k);
+        for (size_t r = 0; r < n; ++r) {
+          std::vector<float> row(k);
+          for (float& v : row) v = nd(rng);
+          ASSERT_TRUE(hal::quantizeRow(t, row, std::span(w).subspan(r * rb, rb)).ok());
+          ASSERT_TRUE(hal::dequantizeRow(t, std::span(w).subspan(r * rb, rb), std::span(wf).subspan(r * k, k)).ok());
+        }
+        const DType act = hal::vecDotType(t);
+        for (size_t m : {size_t{1}, size_t{2}, size_t{3}, size_t{5}, size_t{8}, size_t{21}, size_t{64}}) {
+          std::vector<float> x(m * k);
+          for (float& v : x) v = nd(rng);
+          const size_t xqStride = act == DType::F32 ? k * sizeof(float) : hal::compute::activationRowStride(t, k);
+          std::vector<std::byte> xq(m * xqStride);
+          if (act == DType::F32) {
+            std::memcpy(xq.data(), x.data(), x.size() * sizeof(float));
+          } else {
+            ref::quantizeActivations(t, x.data(), k, k, xq.data(), 0, m);
+          }
+          // The packed copy, when the set takes one for this type and k (as the backend passes it).
+          const size_t xpStride = set->packs(t) ? hal::compute::packedActivationRowStride(t, k) : 0;
+          std::vector<std::byte> xp(m * xpStride);
+          for (size_t i = 0; i < m && xpStride != 0; ++i) {
+            set->packActivations(t, xq.data() + i * xqStride, k, m, i, xp.data());
+          }
+          const size_t yStride = n + 3;  // the padding must stay untouched
+          const auto run = [&](size_t mm, const std::byte* xrows, const std::byte* packed,
+                               const std::vector<std::pair<size_t, size_t>>& splits) {
+            std::vector<float> y(mm * yStride, -7.0f);
+            cpu::MatTile tile;
+            tile.w = w.data();
+            tile.wRowBytes = rb;
+            tile.xq = xrows;
+            tile.xqStride = xqStride;
+            tile.m = mm;
+            tile.k = k;
+            tile.y = y.data();
+            tile.yStride = yStride;
+            tile.xp = packed;
+            tile.xpStride = packed != nullptr ? xpStride : 0;
+            for (const auto& [n0, n1] : splits) {
+              tile.n0 = n0;
+              tile.n1 = n1;
+              set->mulTile(t, tile);
+            }
+            return y;
+          };
+          const std::byte* none = nullptr;
+          for (const std::byte* packed : {none, static_cast<const std::byte*>(xp.data())}) {
+            if (packed != nullptr && xpStride == 0) continue;
+            const std::vector<float> whole = run(m, xq.data(), packed, {{0, n}});
+            const std::string what = std::string(set->isa()) + " " + hal::dtypeName(t) + " k=" + std::to_string(k) +
+                                     " m=" + std::to_string(m) + (packed != nullptr ? " packed" : "");
+            for (size_t i = 0; i < m; ++i) {
+              for (size_t r = 0; r < yStride; ++r) {
+                const float g = whole[i * yStride + r];
+                if (r >= n) {
+                  ASSERT_EQ(g, -7.0f) << what << " wrote outside its rows";
+                  continue;
+                }
+                const float e = ref::dotRow(t, w.data() + r * rb, xq.data() + i * xqStride, k);
+                double mag = 0;
+                for (size_t j = 0; j < k; ++j) mag += std::fabs(static_cast<double>(wf[r * k + j]) * x[i * k + j]);
+                ASSERT_NEAR(g, e, 2e-6 * mag + 1e-7) << what << " at " << i << "," << r;
+              }
+            }
+            // Other splits of the same rows: single rows, odd starts, pieces shorter and longer than a tile.
+            const std::vector<std::vector<std::pair<size_t, size_t>>> splits = {
+                {{0, 1}, {1, n}}, {{0, 3}, {3, 10}, {10, n}}, {{0, 5}, {5, 6}, {6, 17}, {17, n}}, {{0, 12}, {12, n}}};
+            for (const auto& sp : splits) {
+              ASSERT_EQ(run(m, xq.data(), packed, sp), whole) << what << " split at " << sp[0].second;
+            }
+            std::vector<std::pair<size_t, size_t>> singles;
+            for (size_t r = 0; r < n; ++r) singles.emplace_back(r, r + 1);
+            ASSERT_EQ(run(m, xq.data(), packed, singles), whole) << what << " row by row";
+            // Each activation alone (the decode path) gives the bits it gets inside the prefill tiles (a packed
+            // layout may depend on m: only the plain rows are compared this way).
+            for (size_t i = 0; i < m && packed == nullptr; ++i) {
+              const std::vector<float> one = run(1, xq.data() + i * xqStride, nullptr, {{0, n}});
+              ASSERT_EQ(std::memcmp(one.data(), whole.data() + i * yStride, n * sizeof(float)), 0)
+                  << what << " activation " << i << " alone";
+            }
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no SIMD kernel set on this CPU";
 }
 
 }  // namespace
