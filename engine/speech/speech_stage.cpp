@@ -55,7 +55,7 @@ void SpeechStage::run(pipeline::SpscRing<int16_t>& ring, const std::atomic<bool>
         }
       }
     }
-    const size_t n = step(ring);
+    const size_t n = step(ring, 1);
     heartbeat.beat();  // waiting for the audio thread is bounded (a period): progress, not idleness
     if (n == 0) {
       timespec ts{0, 2 * 1000000L};
@@ -64,9 +64,9 @@ void SpeechStage::run(pipeline::SpscRing<int16_t>& ring, const std::atomic<bool>
   }
 }
 
-size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring) noexcept {
+size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) noexcept {
   size_t total = 0;
-  for (size_t n; (n = ring.read(chunk_)) > 0;) {
+  for (size_t n, chunks = 0; chunks < maxChunks && (n = ring.read(chunk_)) > 0; ++chunks) {
     meter_.process(chunk_.data(), n);
     if (listener_) listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
     total += n;

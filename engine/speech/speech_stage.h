@@ -79,7 +79,9 @@ class SpeechStage final : private ListenerEvents {
   // Drains what the ring holds now through the meter and the recognizer; returns the samples taken. When the
   // audio stage reports the end of a finite capture stream and the ring is empty, finishes an utterance in
   // progress (once).
-  size_t step(pipeline::SpscRing<int16_t>& ring) noexcept;
+  // `maxChunks` bounds the work of one call: run() takes one chunk at a time, so a thread behind real time (a
+  // backlog that never drains) still beats and serves its commands between chunks.
+  size_t step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks = SIZE_MAX) noexcept;
 
   pipeline::SpscMailbox<TranscriptMessage>& transcripts() { return transcripts_; }
   pipeline::SpscMailbox<pipeline::Message>& commands() { return meter_.commands(); }
