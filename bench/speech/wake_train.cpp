@@ -265,6 +265,7 @@ int run(int argc, char** argv) {
   std::string set, outPath, phrase = "hey computer", calibrate, init, heldOutOther;
   bool mine = false;
   float lr0 = 2e-3f;
+  uint32_t hop = 0;  // 0: the model's own (new models: 2)
   int epochs = 30;
   unsigned threads = 2, seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -281,12 +282,14 @@ int run(int argc, char** argv) {
     else if (a == "--held-out-other") heldOutOther = next();
     else if (a == "--mine") mine = true;
     else if (a == "--lr") lr0 = std::stof(next());
+    else if (a == "--hop") hop = uint32_t(std::stoul(next()));
     else {
       std::fprintf(stderr, "usage: wake_train --set DIR/train.tsv --out MODEL [--epochs N] [--threads N] [--seed S]\n"
                            "                  [--calibrate TRAINED]  (only choose the threshold and lag of a model)\n"
                            "                  [--init TRAINED] [--lr L]  (go on training a model: its normalization kept)\n"
                            "                  [--held-out-other SET.tsv]  (the non-wake speech the threshold is chosen on)\n"
-                           "                  [--mine]  (hard negatives: the non-wake windows the network scores highest)\n");
+                           "                  [--mine]  (hard negatives: the non-wake windows the network scores highest)\n"
+                           "                  [--hop N]  (run the network every N frames; the operating point is chosen for it)\n");
       return 2;
     }
   }
@@ -368,6 +371,13 @@ int run(int argc, char** argv) {
     m.hopFrames = 2;
     m.layers = {{40, 32, 5, 2}, {32, 48, 5, 2}, {48, 48, 5, 2}, {48, 64, 5, 2}, {64, 64, 5, 2}};
     initParams(m, rng);
+  }
+  if (hop != 0) {
+    if (hop > 4) {
+      std::fprintf(stderr, "wake_train: --hop takes 1 to 4 frames\n");
+      return 2;
+    }
+    m.hopFrames = hop;
   }
   std::printf("wake_train: %zu parameters, %zu time steps after the last layer\n", m.params.size(),
               m.framesOut(m.layers.size()));
@@ -481,14 +491,15 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
   }
 
-  // Operating point from streaming runs on the held-out clips, clean and at 10 dB: for k = 2..5 consecutive runs,
+  // Operating point from streaming runs on the held-out clips, clean and at 10 dB: for k = 2..10/hop consecutive
+  // runs (up to 100 ms above the threshold),
   // the threshold halfway between the highest k-run minimum any held-out non-wake chunk reached and 1 (so held-out
   // non-wake speech never wakes it), then the k whose threshold hears most held-out wake clips (ties: the smaller
   // k, the faster detection).
   std::mt19937 erng(seed + 7);
   m.consecutive = 2;
   m.threshold = 0.5f;
-  constexpr uint32_t kMaxRuns = 5;
+  const uint32_t kMaxRuns = std::max<uint32_t>(2, 10 / m.hopFrames);
   // lowest[k]: the least probability of k consecutive runs, maximized over the clip's runs.
   const auto bestRun = [](const std::vector<float>& p, uint32_t k) {
     float best = 0;

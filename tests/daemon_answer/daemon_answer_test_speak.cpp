@@ -155,7 +155,9 @@ TEST_F(DaemonAnswer, SpokenRequestIsAnsweredAloudByTheIntentRoute) {
 
   // The device said nothing before it was asked, and spoke after the request ended.
   EXPECT_EQ(loudFramesIn(sink_, 0, speechEnd), 0u) << "the speaker played before the request ended";
-  EXPECT_GT(loudFramesIn(sink_, speechEnd, sink_.size() / 16), 40u) << "no answer audible in the sink";
+  // The answer's length follows the clock ("It's noon." against "It's eight fifty-seven."): 36 loud frames were
+  // seen for a short time; 200 ms of loud audio is an answer, not a click.
+  EXPECT_GT(loudFramesIn(sink_, speechEnd, sink_.size() / 16), 20u) << "no answer audible in the sink";
   const long first = firstLoudMs(sink_, speechEnd);
   const auto metrics = linesWith(log, "answer[metrics]");
   ASSERT_EQ(metrics.size(), 1u) << log;
