@@ -173,7 +173,17 @@ void q8Rows(const MatTile& t, const size_t* rows) {
   }
 }
 
+void q8LaneRows(const MatTile& t, size_t r0, size_t rows);  // below, with the other lane kernels
+
+// Prefill (m ≥ kQ8LaneMinM) takes eight rows per vector (q8LaneRows): no horizontal sums. Fewer activations keep
+// the 2 × 4 tiles, whose cost per block does not include a transposition.
+constexpr size_t kQ8LaneMinM = 4;
+
 void q8Loop(const MatTile& t) {
+  if (t.m >= kQ8LaneMinM) {
+    for (size_t r = t.n0; r < t.n1; r += 8) q8LaneRows(t, r, t.n1 - r < 8 ? t.n1 - r : 8);
+    return;
+  }
   if (t.m == 1) {
     decodeStreams(
         t.n0, t.n1, [&](const RowQuad& q) { q8Tile<4, 1, true>(t, q.r, 0); },
@@ -868,6 +878,52 @@ void laneRows(const MatTile& t, size_t r0, size_t rows) {
         const __m256 d = _mm256_mul_ps(dw, _mm256_set1_ps(h2f(yb.d)));
         const __m256 prev = b == 0 ? _mm256_setzero_ps() : _mm256_load_ps(acc[c]);
         _mm256_store_ps(acc[c], _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), d, prev));
+      }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      _mm256_maskstore_ps(t.y + (c0 + c) * t.yStride + r0, storeMask, _mm256_load_ps(acc[c]));
+    }
+  }
+}
+
+// Q8_0 prefill in the lanes of eight weight rows, with the per-pair chain of q8Tile (so decode, the 2 × 4 tiles
+// and these give the same bits): acc = fma(float(S), dw·dy, acc), S the exact block sum. The signed levels are
+// transposed once per block (lane j of w[g] = elements 4g..4g+3 of row j) and kept with their magnitudes; each
+// activation's broadcast 4-byte group then takes w's signs, so maddubs multiplies |w| ≤ 128 by |y| ≤ 127 with the
+// product's sign (a pair sum stays within s16) and one madd per group widens it to int32. On Zen 1 this costs
+// 16 multiplies per activation block and no horizontal sum; the 2 × 4 tile spent as much again in its hadds.
+void q8LaneRows(const MatTile& t, size_t r0, size_t rows) {
+  const size_t nb = t.k / kQk;
+  const BlockQ8_0* rp[8];
+  for (size_t j = 0; j < 8; ++j) {
+    rp[j] = reinterpret_cast<const BlockQ8_0*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
+  }
+  const __m256i storeMask = tailMask(rows);
+  const __m256i ones = _mm256_set1_epi16(1);
+  alignas(32) float acc[kLaneChunk][8];
+  for (size_t c0 = 0; c0 < t.m; c0 += kLaneChunk) {
+    const size_t n = t.m - c0 < kLaneChunk ? t.m - c0 : kLaneChunk;
+    for (size_t b = 0; b < nb; ++b) {
+      __m256i v[8], w[8], a[8];
+      for (int j = 0; j < 8; ++j) v[j] = load(rp[j][b].qs);
+      transpose8x8(v, w);
+      for (int g = 0; g < 8; ++g) a[g] = _mm256_abs_epi8(w[g]);
+      const __m256 dw = _mm256_cvtph_ps(_mm_setr_epi16(
+          static_cast<short>(rp[0][b].d), static_cast<short>(rp[1][b].d), static_cast<short>(rp[2][b].d),
+          static_cast<short>(rp[3][b].d), static_cast<short>(rp[4][b].d), static_cast<short>(rp[5][b].d),
+          static_cast<short>(rp[6][b].d), static_cast<short>(rp[7][b].d)));
+      for (size_t c = 0; c < n; ++c) {
+        const BlockQ8_0& yb = reinterpret_cast<const BlockQ8_0*>(t.xq + (c0 + c) * t.xqStride)[b];
+        __m256i s32 = _mm256_setzero_si256();
+        for (int g = 0; g < 8; ++g) {
+          int32_t q;
+          std::memcpy(&q, yb.qs + 4 * g, sizeof q);
+          const __m256i p = _mm256_maddubs_epi16(a[g], _mm256_sign_epi8(_mm256_set1_epi32(q), w[g]));
+          s32 = _mm256_add_epi32(s32, _mm256_madd_epi16(p, ones));
+        }
+        const __m256 d = _mm256_mul_ps(dw, _mm256_set1_ps(h2f(yb.d)));
+        const __m256 prev = b == 0 ? _mm256_setzero_ps() : _mm256_load_ps(acc[c]);
+        _mm256_store_ps(acc[c], _mm256_fmadd_ps(_mm256_cvtepi32_ps(s32), d, prev));
       }
     }
     for (size_t c = 0; c < n; ++c) {
