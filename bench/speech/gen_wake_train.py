@@ -9,7 +9,7 @@
 #
 # Usage: gen_wake_train.py --out DIR [--phrase "hey computer"] [--positives N] [--neg-minutes M] [--seed S]
 #                          [--flite-share F] [--mid-share F] [--shift-share F] [--licence-sentences N]
-#                          [--confusable-repeats N] [-j N]
+#                          [--confusable-repeats N] [--command-sentences N] [-j N]
 # Writes DIR/train.tsv: path, kind (wake | other), phrase end in seconds (wake clips; 0 otherwise), voice.
 import argparse
 import array
@@ -53,6 +53,31 @@ ACTIONS = ["buy some bread", "fix the bike", "call the plumber", "walk the dog",
            "clean the kitchen", "visit grandma", "water the plants", "book a table", "watch the game",
            "learn the piano", "paint the fence", "go for a run", "bake a cake", "write a letter", "pick up the kids",
            "move the car", "check the mail", "plan the trip", "read that book", "open the window", "set the table"]
+# Requests to a speaker without the phrase, opened the way people open them ("okay", "hey", "um"): the near misses
+# of an always-listening detector are commands whose first words run together like the phrase's ("okay mute the
+# ...", "hey, compute ..."), so these teach it that the rest of a command is not "computer".
+OPENERS = ["", "", "okay", "ok so", "hey", "hey there", "alright", "um", "uh", "so", "please", "now", "and", "oh",
+           "okay now", "hey can you", "could you", "can you", "would you", "then"]
+COMMANDS = ["mute the speaker", "mute the tv", "unmute the radio", "mute it", "commute home", "compute the total",
+            "compute the tip", "complete the order", "cue the next song", "queue up some jazz", "turn the music down",
+            "turn up the heat", "turn on the fan", "switch off the lamp", "stop the timer", "pause the podcast",
+            "resume playback", "play the news", "skip ahead", "go back", "repeat that", "set an alarm for seven",
+            "set the volume to five", "cancel the reminder", "call my mother", "text my brother", "find my phone",
+            "open the garage", "close the blinds", "start the vacuum", "what's the weather", "how much is a pound",
+            "tell me the score", "add eggs to my list", "remind me at noon", "what's next on my calendar",
+            "spell commuter", "who wrote hamlet", "convert ten miles to kilometres", "count to ten",
+            "dim the kitchen lights", "lower the volume", "make it warmer", "play something calm", "be quiet",
+            "keep it down", "compare the two", "computing the average", "commuting takes an hour", "come to dinner",
+            "come pick it up", "come play with me", "cute puppy video", "mute that", "new tab", "book a taxi"]
+# Timers are the commonest kitchen request, and "<food> timer" ends like the phrase. The foods are a fixed list of
+# ours (the benchmark's utterances are never read here).
+FOODS = ["pasta", "egg", "rice", "pizza", "cookie", "bread", "tea", "oven", "kitchen", "laundry", "potato", "fish",
+         "turkey", "soup", "muffin", "popcorn", "noodle", "steak", "bacon", "pancake"]
+TIMER_FORMS = ["how long is left on the {} timer", "how much time is left on the {} timer", "start a {} timer",
+               "set the {} timer for ten minutes", "cancel the {} timer", "is the {} timer done", "pause the {} timer",
+               "check the {} timer", "add a minute to the {} timer", "what's the {} timer at", "stop the {} timer",
+               "the {} needs five more minutes"]
+CLOSERS = ["", "", "", "thanks", "thank you", "please", "now", "for me", "right now", "again", "a bit", "okay"]
 TIMES = ["today", "tomorrow", "tonight", "this weekend", "after lunch", "next week", "right now", "later", "soon",
          "in the morning", "before dinner", ""]
 
@@ -138,7 +163,7 @@ def licence_sentences():
         text = open(p, errors="replace").read()
         for s in re.split(r"[.;:!?]\s+", re.sub(r"\s+", " ", text)):
             s = re.sub(r"[^A-Za-z' ,-]", " ", s).strip().lower()
-            s = re.sub(r"\s+", " ", s)
+            s = re.sub(r"\s+", " ", s).strip(" ,-")  # a leading "-" would be an option to espeak-ng
             n = len(s.split())
             if 4 <= n <= 22 and "computer" not in s:
                 out.append(s)
@@ -155,6 +180,14 @@ def template_sentences(rnd, n):
     return out
 
 
+def command_sentences(rnd, n):
+    out = []
+    for _ in range(n):
+        what = rnd.choice(COMMANDS) if rnd.random() < 0.7 else rnd.choice(TIMER_FORMS).format(rnd.choice(FOODS))
+        out.append(re.sub(r"\s+", " ", "%s %s %s" % (rnd.choice(OPENERS), what, rnd.choice(CLOSERS))).strip())
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -167,6 +200,7 @@ def main():
     ap.add_argument("--shift-share", type=float, default=0.33, help="share of clips pitch-shifted by sox (±250 cents)")
     ap.add_argument("--licence-sentences", type=int, default=900)
     ap.add_argument("--confusable-repeats", type=int, default=6)
+    ap.add_argument("--command-sentences", type=int, default=0, help="requests without the phrase (OPENERS ...)")
     ap.add_argument("-j", type=int, default=2)
     a = ap.parse_args()
     rnd = random.Random(a.seed)
@@ -229,6 +263,7 @@ def main():
     texts = licence_sentences()
     rnd.shuffle(texts)
     texts = texts[:a.licence_sentences] + template_sentences(rnd, 500) + CONFUSABLES * a.confusable_repeats
+    texts += command_sentences(rnd, a.command_sentences)
     rnd.shuffle(texts)
     neg_jobs, est = [], 0.0
     for i, t in enumerate(texts):
