@@ -266,6 +266,8 @@ int run(int argc, char** argv) {
   bool mine = false;
   float lr0 = 2e-3f;
   uint32_t hop = 0;  // 0: the model's own (new models: 2)
+  float fixedThreshold = 0;  // --operating-point: chosen elsewhere (e.g. a benchmark's tune split), not by the rule
+  uint32_t fixedRuns = 0;
   int epochs = 30;
   unsigned threads = 2, seed = 1;
   for (int i = 1; i < argc; ++i) {
@@ -283,13 +285,25 @@ int run(int argc, char** argv) {
     else if (a == "--mine") mine = true;
     else if (a == "--lr") lr0 = std::stof(next());
     else if (a == "--hop") hop = uint32_t(std::stoul(next()));
+    else if (a == "--operating-point") {
+      const std::string v = next();
+      const size_t comma = v.find(',');
+      fixedThreshold = std::stof(v.substr(0, comma));
+      fixedRuns = comma == std::string::npos ? 0 : uint32_t(std::stoul(v.substr(comma + 1)));
+      if (!(fixedThreshold > 0.5f && fixedThreshold < 1.0f) || fixedRuns < 1 || fixedRuns > 50) {
+        std::fprintf(stderr, "wake_train: --operating-point takes THRESHOLD,RUNS (0.5 < THRESHOLD < 1, 1..50 runs)\n");
+        return 2;
+      }
+    }
     else {
       std::fprintf(stderr, "usage: wake_train --set DIR/train.tsv --out MODEL [--epochs N] [--threads N] [--seed S]\n"
                            "                  [--calibrate TRAINED]  (only choose the threshold and lag of a model)\n"
                            "                  [--init TRAINED] [--lr L]  (go on training a model: its normalization kept)\n"
                            "                  [--held-out-other SET.tsv]  (the non-wake speech the threshold is chosen on)\n"
                            "                  [--mine]  (hard negatives: the non-wake windows the network scores highest)\n"
-                           "                  [--hop N]  (run the network every N frames; the operating point is chosen for it)\n");
+                           "                  [--hop N]  (run the network every N frames; the operating point is chosen for it)\n"
+                           "                  [--operating-point T,K]  (threshold T over K consecutive runs, instead of the\n"
+                           "                   held-out rule; the held-out table is still printed)\n");
       return 2;
     }
   }
@@ -539,6 +553,11 @@ int run(int argc, char** argv) {
       m.consecutive = k;
       m.threshold = th;
     }
+  }
+  if (fixedRuns != 0) {
+    m.consecutive = fixedRuns;
+    m.threshold = fixedThreshold;
+    std::printf("operating point given: threshold %.4f, %u consecutive runs\n", m.threshold, m.consecutive);
   }
   // The lag from the phrase's end to the detection, on the clean held-out clips: its median is what the ASR
   // hand-off subtracts (the clips are padded by 1 s; the runs are every hopFrames frames).
