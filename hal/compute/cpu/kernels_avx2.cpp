@@ -21,6 +21,13 @@ inline float hsum(__m256 v) {
   return _mm_cvtss_f32(s);
 }
 
+inline int32_t hsumI32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+  return _mm_cvtsi128_si32(s);
+}
+
 inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
 
 inline __m256i load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
@@ -241,16 +248,30 @@ inline __m256i scaleOf(__m256i scales, int s) {
   return _mm256_shuffle_epi8(scales, _mm256_set1_epi16(static_cast<short>(((2 * s + 1) << 8) | (2 * s))));
 }
 
+// Q4_K / Q5_K: the canonical per-pair arithmetic is two float chains per (row, activation) pair, for each
+// super-block in order: accS = fma(float(S), dy·d, accS) and accM = fma(float(M), dy·dmin, accM), with S = Σ_s sc_s ·
+// Σ q·y and M = Σ_s m_s · Σ y the exact integer sums of the super-block; the result is accS − accM. Decode, the
+// tiles and the Q4_K lanes below all compute it so, so they give the same bits whatever path or split takes a pair.
+// (|S| ≤ 8 · 63 · 32 · 31 · 128 < 2^31.)
+
+// The two chains of one pair in lanes 0 (S) and 1 (M) of acc, from S's eight int32 partial sums and M's four.
+inline __m128 kChains(__m256i sumi, __m128i mins4, float dd, float ddm, __m128 acc) {
+  const __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(sumi), _mm256_extracti128_si256(sumi, 1));
+  __m128i sm = _mm_hadd_epi32(s4, mins4);  // S01 S23 M01 M23
+  sm = _mm_hadd_epi32(sm, sm);             // S M S M
+  return _mm_fmadd_ps(_mm_cvtepi32_ps(sm), _mm_setr_ps(dd, ddm, 0.0f, 0.0f), acc);
+}
+
+inline float kResult(__m128 acc) { return _mm_cvtss_f32(acc) - _mm_cvtss_f32(_mm_movehdup_ps(acc)); }
+
 template <bool kFive, typename Block>
 float dotK45(const Block* w, const BlockQ8_K* y, size_t nb) {
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i bit4 = _mm256_set1_epi8(0x10);
-  __m256 acc = _mm256_setzero_ps();
-  __m128 accMins = _mm_setzero_ps();
+  __m128 acc = _mm_setzero_ps();
   for (size_t i = 0; i < nb; ++i) {
     const __m128i sm = scalesMins(w[i].scales);
     const __m256i scales = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
-    accMins = _mm_fmadd_ps(_mm_set1_ps(y[i].d * h2f(w[i].dmin)), _mm_cvtepi32_ps(minsTerm(sm, y[i].bsums)), accMins);
     __m256i hbits = _mm256_setzero_si256();
     if constexpr (kFive) hbits = load(w[i].qh);
     __m256i sumi = _mm256_setzero_si256();
@@ -269,16 +290,13 @@ float dotK45(const Block* w, const BlockQ8_K* y, size_t nb) {
       sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, scaleOf(scales, 2 * j)));
       sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, scaleOf(scales, 2 * j + 1)));
     }
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(w[i].d)), _mm256_cvtepi32_ps(sumi), acc);
+    acc = kChains(sumi, minsTerm(sm, y[i].bsums), y[i].d * h2f(w[i].d), y[i].d * h2f(w[i].dmin), acc);
   }
-  __m128 m = _mm_add_ps(accMins, _mm_movehl_ps(accMins, accMins));
-  m = _mm_add_ss(m, _mm_movehdup_ps(m));
-  return hsum(acc) - _mm_cvtss_f32(m);
+  return kResult(acc);
 }
 
-// The K-quant prefill tiles keep the single dot product's per-pair arithmetic (an 8-lane accumulator of the
-// scaled sub-block sums, Q4_K/Q5_K a 4-lane one of the min terms, one horizontal sum each at the end) and only
-// share work: a row's levels and sub-block scales are unpacked once per super-block for C activations. So the
+// The K-quant prefill tiles keep the single dot product's per-pair arithmetic (Q4_K / Q5_K: the two chains above;
+// Q6_K: an 8-lane accumulator of the scaled sub-block sums, one horizontal sum at the end) and only share work: a row's levels and sub-block scales are unpacked once per super-block for C activations. So the
 // tiles, their edges and decode's single dot products give the same bits. Decode keeps the single dot per row:
 // four streamed rows per pass measured 9–13 % slower for Q4_K/Q6_K (with or without prefetch), and the 1 × 1
 // tile 5 % slower than the dot's interleaved unpacking.
@@ -293,13 +311,9 @@ struct K45 {
     for (int r = 0; r < R; ++r) w[r] = reinterpret_cast<const Block*>(t.w + rows[r] * t.wRowBytes);
     const BlockQ8_K* y[C];
     for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const BlockQ8_K*>(t.xq + (i0 + c) * t.xqStride);
-    __m256 acc[R][C];
-    __m128 accMins[R][C];
+    __m128 acc[R][C];
     for (int r = 0; r < R; ++r) {
-      for (int c = 0; c < C; ++c) {
-        acc[r][c] = _mm256_setzero_ps();
-        accMins[r][c] = _mm_setzero_ps();
-      }
+      for (int c = 0; c < C; ++c) acc[r][c] = _mm_setzero_ps();
     }
     for (size_t i = 0; i < nb; ++i) {
       for (int r = 0; r < R; ++r) {
@@ -327,22 +341,16 @@ struct K45 {
         }
         for (int c = 0; c < C; ++c) {
           const BlockQ8_K& yb = y[c][i];
-          const __m128 mins = _mm_cvtepi32_ps(minsTerm(sm, yb.bsums));
-          accMins[r][c] = _mm_fmadd_ps(_mm_set1_ps(yb.d * dmin), mins, accMins[r][c]);
           __m256i sumi = _mm256_setzero_si256();
           for (int j = 0; j < 8; ++j) {
             sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_maddubs_epi16(lv[j], load(yb.qs + 32 * j)), sc[j]));
           }
-          acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(yb.d * d), _mm256_cvtepi32_ps(sumi), acc[r][c]);
+          acc[r][c] = kChains(sumi, minsTerm(sm, yb.bsums), yb.d * d, yb.d * dmin, acc[r][c]);
         }
       }
     }
     for (int r = 0; r < R; ++r) {
-      for (int c = 0; c < C; ++c) {
-        __m128 m = _mm_add_ps(accMins[r][c], _mm_movehl_ps(accMins[r][c], accMins[r][c]));
-        m = _mm_add_ss(m, _mm_movehdup_ps(m));
-        t.y[(i0 + c) * t.yStride + rows[r]] = hsum(acc[r][c]) - _mm_cvtss_f32(m);
-      }
+      for (int c = 0; c < C; ++c) t.y[(i0 + c) * t.yStride + rows[r]] = kResult(acc[r][c]);
     }
   }
 };
@@ -355,17 +363,28 @@ inline __m256i scalePair(__m256i scales, int g) {
   return _mm256_shuffle_epi8(scales, _mm256_set_m128i(_mm_set1_epi16(hi), _mm_set1_epi16(lo)));
 }
 
+// Q6_K: the canonical per-pair arithmetic is one float chain, acc = fma(float(S), dy·d, acc) per super-block in
+// order, with S = Σ_g sc_g · Σ (q − 32)·y the exact integer sum of the super-block (|S| ≤ 16 · 128 · 16 · 63 · 128
+// < 2^31). Σ (q − 32)·y is taken as Σ q·y − 32·Σ y, Σ y from the activation's bsums: maddubs needs the unsigned
+// side non-negative, and q·y pairs stay below the s16 limit (2 · 63 · 128).
+
+// 32 · Σ_g sc_g · bsums_g as eight int32 lanes (the scales as 16 s16).
+inline __m256i q6Offsets(__m256i scales16, const int16_t* bsums) {
+  return _mm256_slli_epi32(_mm256_madd_epi16(scales16, load(bsums)), 5);
+}
+
 float dotQ6_K(const BlockQ6_K* w, const BlockQ8_K* y, size_t nb) {
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i two = _mm256_set1_epi8(3);
-  const __m256i m32 = _mm256_set1_epi8(32);
-  __m256 acc = _mm256_setzero_ps();
+  __m128 acc = _mm_setzero_ps();
   for (size_t i = 0; i < nb; ++i) {
     const uint8_t* ql = w[i].ql;
     const uint8_t* qh = w[i].qh;
     const int8_t* sc = w[i].scales;
     const int8_t* q8 = y[i].qs;
-    __m256i sumi = _mm256_setzero_si256();
+    __m256i sumi = _mm256_sub_epi32(
+        _mm256_setzero_si256(),
+        q6Offsets(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc))), y[i].bsums));
     for (int half = 0; half < 2; ++half, ql += 64, qh += 32, sc += 8, q8 += 128) {
       const __m256i l0 = load(ql), l1 = load(ql + 32), h = load(qh);
       const __m256i q[4] = {
@@ -380,15 +399,13 @@ float dotQ6_K(const BlockQ6_K* w, const BlockQ8_K* y, size_t nb) {
       const __m256i scales =
           _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(sc))));
       for (int g = 0; g < 4; ++g) {
-        const __m256i y8 = load(q8 + 32 * g);
-        // (q - 32)·y as q·y - 32·y: maddubs needs the unsigned side non-negative.
-        const __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(q[g], y8), _mm256_maddubs_epi16(m32, y8));
+        const __m256i p = _mm256_maddubs_epi16(q[g], load(q8 + 32 * g));
         sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scalePair(scales, g)));
       }
     }
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(w[i].d)), _mm256_cvtepi32_ps(sumi), acc);
+    acc = _mm_fmadd_ss(_mm_cvtsi32_ss(acc, hsumI32(sumi)), _mm_set_ss(y[i].d * h2f(w[i].d)), acc);
   }
-  return hsum(acc);
+  return _mm_cvtss_f32(acc);
 }
 
 struct Q6K {
@@ -397,18 +414,18 @@ struct Q6K {
     const size_t nb = t.k / kQkK;
     const __m256i low4 = _mm256_set1_epi8(0x0F);
     const __m256i two = _mm256_set1_epi8(3);
-    const __m256i m32 = _mm256_set1_epi8(32);
     const BlockQ6_K* w[R];
     for (int r = 0; r < R; ++r) w[r] = reinterpret_cast<const BlockQ6_K*>(t.w + rows[r] * t.wRowBytes);
     const BlockQ8_K* y[C];
     for (int c = 0; c < C; ++c) y[c] = reinterpret_cast<const BlockQ8_K*>(t.xq + (i0 + c) * t.xqStride);
-    __m256 acc[R][C];
+    __m128 acc[R][C];
     for (auto& row : acc) {
-      for (auto& a : row) a = _mm256_setzero_ps();
+      for (auto& a : row) a = _mm_setzero_ps();
     }
     for (size_t i = 0; i < nb; ++i) {
       for (int r = 0; r < R; ++r) {
         const BlockQ6_K& wb = w[r][i];
+        const __m256i scales16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales)));
         __m256i q[8], sc[8];
         for (int half = 0; half < 2; ++half) {
           const uint8_t* ql = wb.ql + 64 * half;
@@ -428,19 +445,16 @@ struct Q6K {
         const float d = h2f(wb.d);
         for (int c = 0; c < C; ++c) {
           const BlockQ8_K& yb = y[c][i];
-          __m256i sumi = _mm256_setzero_si256();
+          __m256i sumi = _mm256_sub_epi32(_mm256_setzero_si256(), q6Offsets(scales16, yb.bsums));
           for (int j = 0; j < 8; ++j) {
-            const __m256i y8 = load(yb.qs + 32 * j);
-            // (q - 32)·y as q·y - 32·y: maddubs needs the unsigned side non-negative.
-            const __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(q[j], y8), _mm256_maddubs_epi16(m32, y8));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, sc[j]));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_maddubs_epi16(q[j], load(yb.qs + 32 * j)), sc[j]));
           }
-          acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(yb.d * d), _mm256_cvtepi32_ps(sumi), acc[r][c]);
+          acc[r][c] = _mm_fmadd_ss(_mm_cvtsi32_ss(acc[r][c], hsumI32(sumi)), _mm_set_ss(yb.d * d), acc[r][c]);
         }
       }
     }
     for (int r = 0; r < R; ++r) {
-      for (int c = 0; c < C; ++c) t.y[(i0 + c) * t.yStride + rows[r]] = hsum(acc[r][c]);
+      for (int c = 0; c < C; ++c) t.y[(i0 + c) * t.yStride + rows[r]] = _mm_cvtss_f32(acc[r][c]);
     }
   }
 };
@@ -608,13 +622,6 @@ void quantizeQ8_0Row(const float* x, size_t k, BlockQ8_0* y) {
     for (int j = 0; j < 4; ++j) q[j] = roundAway(_mm256_mul_ps(v[j], vid));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), packBytes(q[0], q[1], q[2], q[3]));
   }
-}
-
-inline int32_t hsumI32(__m256i v) {
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
-  return _mm_cvtsi128_si32(s);
 }
 
 void quantizeQ8_KRow(const float* x, size_t k, BlockQ8_K* y) {
@@ -932,6 +939,167 @@ void q8LaneRows(const MatTile& t, size_t r0, size_t rows) {
   }
 }
 
+// Q4_K prefill in the lanes of eight weight rows, with the two chains of dotK45 per pair (so the same bits). Per
+// row group and super-block the levels are transposed once (lane j of wv[s][g] holds elements 4g..4g+3 of sub-block
+// s of row j), and so are the scales (as s16 pairs) and the mins. Each activation then costs, per sub-block, eight
+// maddubs against its broadcast 4-byte groups summed in s16 (8 · 2·15·128 ≤ 32767) and one madd by the rows'
+// scales: about half the multiplies of the tile, which needs a madd per maddubs to apply a scale.
+constexpr size_t kQ4KLaneMinM = 4;
+
+void q4kLaneRows(const MatTile& t, size_t r0, size_t rows) {
+  const size_t nb = t.k / kQkK;
+  const BlockQ4_K* rp[8];
+  for (size_t j = 0; j < 8; ++j) {
+    rp[j] = reinterpret_cast<const BlockQ4_K*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
+  }
+  const __m256i storeMask = tailMask(rows);
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  alignas(32) float accS[kLaneChunk][8], accM[kLaneChunk][8];
+  for (size_t c0 = 0; c0 < t.m; c0 += kLaneChunk) {
+    const size_t n = t.m - c0 < kLaneChunk ? t.m - c0 : kLaneChunk;
+    for (size_t i = 0; i < nb; ++i) {
+      __m256i wv[8][8], sc[8], mn[8];
+      {
+        __m256i v[8][8];  // [sub-block][row]: the 32 levels
+        __m256i scl[8], mns[8];
+        for (int j = 0; j < 8; ++j) {
+          const BlockQ4_K& b = rp[j][i];
+          for (int h = 0; h < 4; ++h) {
+            const __m256i q4 = load(b.qs + 32 * h);
+            v[2 * h][j] = _mm256_and_si256(q4, low4);
+            v[2 * h + 1][j] = _mm256_and_si256(_mm256_srli_epi16(q4, 4), low4);
+          }
+          const __m128i sm = scalesMins(b.scales);
+          const __m256i s32 = _mm256_cvtepu8_epi32(sm);  // dword s = scale s
+          scl[j] = _mm256_or_si256(s32, _mm256_slli_epi32(s32, 16));
+          mns[j] = _mm256_castsi128_si256(_mm_cvtepu8_epi16(_mm_srli_si128(sm, 8)));  // dword p = mins 2p, 2p+1
+        }
+        for (int sb = 0; sb < 8; ++sb) transpose8x8(v[sb], wv[sb]);
+        transpose8x8(scl, sc);  // lane j of sc[s]: row j's scale s, twice (s16)
+        transpose8x8(mns, mn);  // lane j of mn[p]: row j's mins 2p, 2p+1 (p < 4)
+      }
+      __m128i dh = _mm_setzero_si128(), mh = _mm_setzero_si128();
+      for (int j = 0; j < 8; ++j) {
+        dh = _mm_insert_epi16(dh, rp[j][i].d, 0), dh = _mm_alignr_epi8(dh, dh, 2);
+        mh = _mm_insert_epi16(mh, rp[j][i].dmin, 0), mh = _mm_alignr_epi8(mh, mh, 2);
+      }
+      const __m256 dv = _mm256_cvtph_ps(dh), dminv = _mm256_cvtph_ps(mh);
+      for (size_t c = 0; c < n; ++c) {
+        const BlockQ8_K& yb = reinterpret_cast<const BlockQ8_K*>(t.xq + (c0 + c) * t.xqStride)[i];
+        __m256i sumi = _mm256_setzero_si256();
+        for (int sb = 0; sb < 8; ++sb) {
+          __m256i p = _mm256_setzero_si256();
+          for (int g = 0; g < 8; ++g) {
+            int32_t q;
+            std::memcpy(&q, yb.qs + 32 * sb + 4 * g, sizeof q);
+            p = _mm256_add_epi16(p, _mm256_maddubs_epi16(wv[sb][g], _mm256_set1_epi32(q)));
+          }
+          sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, sc[sb]));
+        }
+        // Σ y per sub-block, in pairs: dword p = (sub-block 2p, 2p + 1).
+        const __m128i ys = _mm_hadd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(yb.bsums)),
+                                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(yb.bsums + 8)));
+        __m256i mi = _mm256_madd_epi16(mn[0], _mm256_set1_epi32(_mm_cvtsi128_si32(ys)));
+        mi = _mm256_add_epi32(mi, _mm256_madd_epi16(mn[1], _mm256_set1_epi32(_mm_extract_epi32(ys, 1))));
+        mi = _mm256_add_epi32(mi, _mm256_madd_epi16(mn[2], _mm256_set1_epi32(_mm_extract_epi32(ys, 2))));
+        mi = _mm256_add_epi32(mi, _mm256_madd_epi16(mn[3], _mm256_set1_epi32(_mm_extract_epi32(ys, 3))));
+        const __m256 dy = _mm256_set1_ps(yb.d);
+        const __m256 prevS = i == 0 ? _mm256_setzero_ps() : _mm256_load_ps(accS[c]);
+        const __m256 prevM = i == 0 ? _mm256_setzero_ps() : _mm256_load_ps(accM[c]);
+        _mm256_store_ps(accS[c], _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi), _mm256_mul_ps(dy, dv), prevS));
+        _mm256_store_ps(accM[c], _mm256_fmadd_ps(_mm256_cvtepi32_ps(mi), _mm256_mul_ps(dy, dminv), prevM));
+      }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      const __m256 r = _mm256_sub_ps(_mm256_load_ps(accS[c]), _mm256_load_ps(accM[c]));
+      _mm256_maskstore_ps(t.y + (c0 + c) * t.yStride + r0, storeMask, r);
+    }
+  }
+}
+
+// Q6_K prefill in the lanes of eight weight rows, with the chain of dotQ6_K per pair (so the same bits). As for
+// Q4_K, the levels (lane j of wv[s][g]: elements 4g..4g+3 of 32-element chunk s of row j) and the scales are
+// transposed once per row group and super-block; each 16-element group then costs four maddubs summed in s16 two
+// at a time (2 · 2·63·128 ≤ 32767) and two madds by the rows' scale, and the offsets one madd per two groups.
+constexpr size_t kQ6KLaneMinM = 4;
+
+void q6kLaneRows(const MatTile& t, size_t r0, size_t rows) {
+  const size_t nb = t.k / kQkK;
+  const BlockQ6_K* rp[8];
+  for (size_t j = 0; j < 8; ++j) {
+    rp[j] = reinterpret_cast<const BlockQ6_K*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
+  }
+  const __m256i storeMask = tailMask(rows);
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i two = _mm256_set1_epi8(3);
+  alignas(32) float acc[kLaneChunk][8];
+  for (size_t c0 = 0; c0 < t.m; c0 += kLaneChunk) {
+    const size_t n = t.m - c0 < kLaneChunk ? t.m - c0 : kLaneChunk;
+    for (size_t i = 0; i < nb; ++i) {
+      __m256i wv[8][8], sc[16], sp[8];
+      {
+        __m256i v[8][8];  // [chunk][row]: the 32 levels
+        __m256i lo[8], hi[8], pr[8];
+        for (int j = 0; j < 8; ++j) {
+          const BlockQ6_K& b = rp[j][i];
+          for (int h = 0; h < 2; ++h) {
+            const __m256i l0 = load(b.ql + 64 * h), l1 = load(b.ql + 64 * h + 32), qh = load(b.qh + 32 * h);
+            v[4 * h][j] = _mm256_or_si256(_mm256_and_si256(l0, low4), _mm256_slli_epi16(_mm256_and_si256(qh, two), 4));
+            v[4 * h + 1][j] = _mm256_or_si256(_mm256_and_si256(l1, low4),
+                                              _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2), two), 4));
+            v[4 * h + 2][j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), low4),
+                                              _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 4), two), 4));
+            v[4 * h + 3][j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), low4),
+                                              _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), two), 4));
+          }
+          const __m128i s8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+          const __m256i s0 = _mm256_cvtepi8_epi32(s8), s1 = _mm256_cvtepi8_epi32(_mm_srli_si128(s8, 8));
+          const __m256i m16 = _mm256_set1_epi32(0xFFFF);
+          lo[j] = _mm256_or_si256(_mm256_and_si256(s0, m16), _mm256_slli_epi32(s0, 16));  // dword s = scale s, twice
+          hi[j] = _mm256_or_si256(_mm256_and_si256(s1, m16), _mm256_slli_epi32(s1, 16));  // scale 8 + s
+          pr[j] = _mm256_cvtepi8_epi16(s8);  // dword p = scales 2p, 2p + 1
+        }
+        for (int ch = 0; ch < 8; ++ch) transpose8x8(v[ch], wv[ch]);
+        transpose8x8(lo, sc);
+        transpose8x8(hi, sc + 8);
+        transpose8x8(pr, sp);
+      }
+      __m128i dh = _mm_setzero_si128();
+      for (int j = 0; j < 8; ++j) dh = _mm_insert_epi16(dh, rp[j][i].d, 0), dh = _mm_alignr_epi8(dh, dh, 2);
+      const __m256 dv = _mm256_cvtph_ps(dh);
+      for (size_t c = 0; c < n; ++c) {
+        const BlockQ8_K& yb = reinterpret_cast<const BlockQ8_K*>(t.xq + (c0 + c) * t.xqStride)[i];
+        __m256i sumi = _mm256_setzero_si256();
+        for (int ch = 0; ch < 8; ++ch) {
+          for (int half = 0; half < 2; ++half) {  // the chunk's two 16-element groups, scales 2ch and 2ch + 1
+            const int8_t* q8 = yb.qs + 32 * ch + 16 * half;
+            const __m256i* w4 = wv[ch] + 4 * half;
+            int32_t q[4];
+            std::memcpy(q, q8, sizeof q);
+            const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(w4[0], _mm256_set1_epi32(q[0])),
+                                                _mm256_maddubs_epi16(w4[1], _mm256_set1_epi32(q[1])));
+            const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(w4[2], _mm256_set1_epi32(q[2])),
+                                                _mm256_maddubs_epi16(w4[3], _mm256_set1_epi32(q[3])));
+            const __m256i s16 = sc[2 * ch + half];
+            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(_mm256_madd_epi16(p0, s16), _mm256_madd_epi16(p1, s16)));
+          }
+        }
+        int32_t bs[8];
+        std::memcpy(bs, yb.bsums, sizeof bs);
+        __m256i off = _mm256_setzero_si256();
+        for (int p = 0; p < 8; ++p) off = _mm256_add_epi32(off, _mm256_madd_epi16(sp[p], _mm256_set1_epi32(bs[p])));
+        sumi = _mm256_sub_epi32(sumi, _mm256_slli_epi32(off, 5));
+        const __m256 prev = i == 0 ? _mm256_setzero_ps() : _mm256_load_ps(acc[c]);
+        _mm256_store_ps(acc[c],
+                        _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi), _mm256_mul_ps(_mm256_set1_ps(yb.d), dv), prev));
+      }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      _mm256_maskstore_ps(t.y + (c0 + c) * t.yStride + r0, storeMask, _mm256_load_ps(acc[c]));
+    }
+  }
+}
+
 // Decode: the lane tile's transposition is paid for one activation only, so here four rows (one per stream) take
 // their blocks as stored, two s16 hadds and one madd leave each row's 8 partial sums per 128-bit lane, and the
 // two lanes added give the four block sums S in one 128-bit vector: the same chain per row as the lane tile (the
@@ -1062,6 +1230,8 @@ class Avx2Kernels final : public MatKernels {
       case DType::Q4_K:
         if (tile.m == 1) {
           tileLoop<BlockQ4_K, BlockQ8_K, dotK45<false, BlockQ4_K>>(tile, kQkK);
+        } else if (tile.m >= kQ4KLaneMinM) {
+          for (size_t r = tile.n0; r < tile.n1; r += 8) q4kLaneRows(tile, r, tile.n1 - r < 8 ? tile.n1 - r : 8);
         } else {
           kPrefill<K45<false, BlockQ4_K>>(tile);
         }
@@ -1076,6 +1246,8 @@ class Avx2Kernels final : public MatKernels {
       case DType::Q6_K:
         if (tile.m == 1) {
           tileLoop<BlockQ6_K, BlockQ8_K, dotQ6_K>(tile, kQkK);
+        } else if (tile.m >= kQ6KLaneMinM) {
+          for (size_t r = tile.n0; r < tile.n1; r += 8) q6kLaneRows(tile, r, tile.n1 - r < 8 ? tile.n1 - r : 8);
         } else {
           kPrefill<Q6K>(tile);
         }
