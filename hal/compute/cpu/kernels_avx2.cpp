@@ -845,6 +845,23 @@ void packBlockSums(const std::byte* q8Row, size_t k, size_t row, std::byte* xp) 
   for (size_t b = 0; b < k / kQk; ++b) out[b] = blockSumY(y[b]);
 }
 
+// The eight weight rows of a lane group from r0: a short group (rows < 8) repeats its last row, whose lanes are
+// computed but not stored.
+template <typename Block>
+inline void laneRowPointers(const MatTile& t, size_t r0, size_t rows, const Block* rp[8]) {
+  for (size_t j = 0; j < 8; ++j) {
+    rp[j] = reinterpret_cast<const Block*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
+  }
+}
+
+// One f16 field (d, dmin) of super-block i of the eight rows, as eight floats.
+template <typename Block, typename Field>
+inline __m256 laneHalves(const Block* const rp[8], size_t i, Field field) {
+  alignas(16) uint16_t h[8];
+  for (int j = 0; j < 8; ++j) h[j] = rp[j][i].*field;
+  return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(h)));
+}
+
 constexpr size_t kLaneChunk = 64;  // activations per pass over a row group's weights (2 KiB of sums)
 
 // Rows [r0, r0 + rows) (1..8) against all m activations.
@@ -853,9 +870,7 @@ void laneRows(const MatTile& t, size_t r0, size_t rows) {
   using T = LaneTraits<Block>;
   const size_t nb = t.k / kQk;
   const Block* rp[8];
-  for (size_t j = 0; j < 8; ++j) {
-    rp[j] = reinterpret_cast<const Block*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
-  }
+  laneRowPointers(t, r0, rows, rp);
   const __m256i storeMask = tailMask(rows);
   const __m256i ones = _mm256_set1_epi16(1);
   alignas(32) float acc[kLaneChunk][8];
@@ -902,9 +917,7 @@ void laneRows(const MatTile& t, size_t r0, size_t rows) {
 void q8LaneRows(const MatTile& t, size_t r0, size_t rows) {
   const size_t nb = t.k / kQk;
   const BlockQ8_0* rp[8];
-  for (size_t j = 0; j < 8; ++j) {
-    rp[j] = reinterpret_cast<const BlockQ8_0*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
-  }
+  laneRowPointers(t, r0, rows, rp);
   const __m256i storeMask = tailMask(rows);
   const __m256i ones = _mm256_set1_epi16(1);
   alignas(32) float acc[kLaneChunk][8];
@@ -949,9 +962,7 @@ constexpr size_t kQ4KLaneMinM = 4;
 void q4kLaneRows(const MatTile& t, size_t r0, size_t rows) {
   const size_t nb = t.k / kQkK;
   const BlockQ4_K* rp[8];
-  for (size_t j = 0; j < 8; ++j) {
-    rp[j] = reinterpret_cast<const BlockQ4_K*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
-  }
+  laneRowPointers(t, r0, rows, rp);
   const __m256i storeMask = tailMask(rows);
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   alignas(32) float accS[kLaneChunk][8], accM[kLaneChunk][8];
@@ -978,12 +989,7 @@ void q4kLaneRows(const MatTile& t, size_t r0, size_t rows) {
         transpose8x8(scl, sc);  // lane j of sc[s]: row j's scale s, twice (s16)
         transpose8x8(mns, mn);  // lane j of mn[p]: row j's mins 2p, 2p+1 (p < 4)
       }
-      __m128i dh = _mm_setzero_si128(), mh = _mm_setzero_si128();
-      for (int j = 0; j < 8; ++j) {
-        dh = _mm_insert_epi16(dh, rp[j][i].d, 0), dh = _mm_alignr_epi8(dh, dh, 2);
-        mh = _mm_insert_epi16(mh, rp[j][i].dmin, 0), mh = _mm_alignr_epi8(mh, mh, 2);
-      }
-      const __m256 dv = _mm256_cvtph_ps(dh), dminv = _mm256_cvtph_ps(mh);
+      const __m256 dv = laneHalves(rp, i, &BlockQ4_K::d), dminv = laneHalves(rp, i, &BlockQ4_K::dmin);
       for (size_t c = 0; c < n; ++c) {
         const BlockQ8_K& yb = reinterpret_cast<const BlockQ8_K*>(t.xq + (c0 + c) * t.xqStride)[i];
         __m256i sumi = _mm256_setzero_si256();
@@ -1026,9 +1032,7 @@ constexpr size_t kQ6KLaneMinM = 4;
 void q6kLaneRows(const MatTile& t, size_t r0, size_t rows) {
   const size_t nb = t.k / kQkK;
   const BlockQ6_K* rp[8];
-  for (size_t j = 0; j < 8; ++j) {
-    rp[j] = reinterpret_cast<const BlockQ6_K*>(t.w + (r0 + (j < rows ? j : rows - 1)) * t.wRowBytes);
-  }
+  laneRowPointers(t, r0, rows, rp);
   const __m256i storeMask = tailMask(rows);
   const __m256i low4 = _mm256_set1_epi8(0x0F);
   const __m256i two = _mm256_set1_epi8(3);
@@ -1064,9 +1068,7 @@ void q6kLaneRows(const MatTile& t, size_t r0, size_t rows) {
         transpose8x8(hi, sc + 8);
         transpose8x8(pr, sp);
       }
-      __m128i dh = _mm_setzero_si128();
-      for (int j = 0; j < 8; ++j) dh = _mm_insert_epi16(dh, rp[j][i].d, 0), dh = _mm_alignr_epi8(dh, dh, 2);
-      const __m256 dv = _mm256_cvtph_ps(dh);
+      const __m256 dv = laneHalves(rp, i, &BlockQ6_K::d);
       for (size_t c = 0; c < n; ++c) {
         const BlockQ8_K& yb = reinterpret_cast<const BlockQ8_K*>(t.xq + (c0 + c) * t.xqStride)[i];
         __m256i sumi = _mm256_setzero_si256();
