@@ -532,44 +532,6 @@ inline float dotF32F16(const float* q, const uint16_t* k, size_t n) {
   return sum;
 }
 
-void attentionAvx2(const AttnTile& a, size_t i0, size_t i1, float* scores) {
-  const size_t group = a.heads / a.kvHeads;
-  const size_t D = a.headDim;
-  for (size_t i = i0; i < i1; ++i) {
-    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
-    const float* q = a.q + t * a.qStride + h * D;
-    const uint16_t* kHead = a.k + kvh * a.capacity * D;
-    const uint16_t* vHead = a.v + kvh * a.capacity * D;
-    const size_t len = a.pos0 + t + 1;  // causal
-    float max = -__builtin_inff();
-    for (size_t j = 0; j < len; ++j) {
-      scores[j] = dotF32F16(q, kHead + j * D, D) * a.scale;
-      max = scores[j] > max ? scores[j] : max;
-    }
-    float sum = 0;
-    for (size_t j = 0; j < len; ++j) {
-      scores[j] = __builtin_expf(scores[j] - max);
-      sum += scores[j];
-    }
-    // Σ p_j v_j into the output row (rows of V are contiguous: stream them once).
-    float* out = a.out + t * a.outStride + h * D;
-    size_t d = 0;
-    for (; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_setzero_ps());
-    for (; d < D; ++d) out[d] = 0;
-    for (size_t j = 0; j < len; ++j) {
-      const __m256 p = _mm256_set1_ps(scores[j]);
-      const uint16_t* vr = vHead + j * D;
-      for (d = 0; d + 8 <= D; d += 8) {
-        _mm256_storeu_ps(out + d, _mm256_fmadd_ps(p, loadF16(vr + d), _mm256_loadu_ps(out + d)));
-      }
-      for (; d < D; ++d) out[d] += scores[j] * h2f(vr[d]);
-    }
-    const __m256 inv = _mm256_set1_ps(1.0f / sum);
-    for (d = 0; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_mul_ps(_mm256_loadu_ps(out + d), inv));
-    for (; d < D; ++d) out[d] /= sum;
-  }
-}
-
 // ---- Element-wise routines (the reference's bytes, or within the conformance tolerance where the interface
 // allows it) ----
 
@@ -680,6 +642,134 @@ inline __m256 exp256(__m256 x) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(127)), 23));
   };
   return _mm256_mul_ps(_mm256_mul_ps(p, pow2(n1)), pow2(n2));
+}
+
+// Any head size (the fallback when headDim is not a multiple of 8).
+void attentionAnyDim(const AttnTile& a, size_t i0, size_t i1, float* scores) {
+  const size_t group = a.heads / a.kvHeads;
+  const size_t D = a.headDim;
+  for (size_t i = i0; i < i1; ++i) {
+    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
+    const float* q = a.q + t * a.qStride + h * D;
+    const uint16_t* kHead = a.k + kvh * a.capacity * D;
+    const uint16_t* vHead = a.v + kvh * a.capacity * D;
+    const size_t len = a.pos0 + t + 1;  // causal
+    float max = -__builtin_inff();
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = dotF32F16(q, kHead + j * D, D) * a.scale;
+      max = scores[j] > max ? scores[j] : max;
+    }
+    float sum = 0;
+    for (size_t j = 0; j < len; ++j) {
+      scores[j] = __builtin_expf(scores[j] - max);
+      sum += scores[j];
+    }
+    // Σ p_j v_j into the output row (rows of V are contiguous: stream them once).
+    float* out = a.out + t * a.outStride + h * D;
+    size_t d = 0;
+    for (; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_setzero_ps());
+    for (; d < D; ++d) out[d] = 0;
+    for (size_t j = 0; j < len; ++j) {
+      const __m256 p = _mm256_set1_ps(scores[j]);
+      const uint16_t* vr = vHead + j * D;
+      for (d = 0; d + 8 <= D; d += 8) {
+        _mm256_storeu_ps(out + d, _mm256_fmadd_ps(p, loadF16(vr + d), _mm256_loadu_ps(out + d)));
+      }
+      for (; d < D; ++d) out[d] += scores[j] * h2f(vr[d]);
+    }
+    const __m256 inv = _mm256_set1_ps(1.0f / sum);
+    for (d = 0; d + 8 <= D; d += 8) _mm256_storeu_ps(out + d, _mm256_mul_ps(_mm256_loadu_ps(out + d), inv));
+    for (; d < D; ++d) out[d] /= sum;
+  }
+}
+
+// Eight query·key dot products (accumulators a[k], lanes = 8 dims each) reduced to one vector: lane k = key k.
+inline __m256 hsum8(const __m256 a[8]) {
+  const __m256 h0 = _mm256_hadd_ps(_mm256_hadd_ps(a[0], a[1]), _mm256_hadd_ps(a[2], a[3]));  // keys 0..3, by half
+  const __m256 h1 = _mm256_hadd_ps(_mm256_hadd_ps(a[4], a[5]), _mm256_hadd_ps(a[6], a[7]));  // keys 4..7
+  return _mm256_add_ps(_mm256_permute2f128_ps(h0, h1, 0x20), _mm256_permute2f128_ps(h0, h1, 0x31));
+}
+
+// out[0, 8·NC) = Σ_j p_j · v_j over len rows of V (stride D), the NC output vectors held in registers.
+template <int NC>
+inline void weightedRows(const float* p, const uint16_t* v, size_t D, size_t len, float* out) {
+  __m256 o[NC];
+  for (int c = 0; c < NC; ++c) o[c] = _mm256_setzero_ps();
+  for (size_t j = 0; j < len; ++j) {
+    const __m256 pj = _mm256_broadcast_ss(p + j);
+    for (int c = 0; c < NC; ++c) o[c] = _mm256_fmadd_ps(pj, loadF16(v + j * D + 8 * c), o[c]);
+  }
+  for (int c = 0; c < NC; ++c) _mm256_storeu_ps(out + 8 * c, o[c]);
+}
+
+// Causal attention for query (token, head) pairs [i0, i1), headDim a multiple of 8. Scores are taken eight keys
+// at a time (one horizontal reduction per eight, not one per key), exponentiated eight at a time, and the
+// weighted sum of V keeps up to 64 output floats in registers across all keys. Each pair's arithmetic depends
+// only on the pair, so any split of [i0, i1) between threads gives the same bits.
+void attentionAvx2(const AttnTile& a, size_t i0, size_t i1, float* scores) {
+  const size_t D = a.headDim;
+  if (D % 8 != 0) {
+    attentionAnyDim(a, i0, i1, scores);
+    return;
+  }
+  const size_t group = a.heads / a.kvHeads;
+  const size_t nc = D / 8;
+  for (size_t i = i0; i < i1; ++i) {
+    const size_t t = i / a.heads, h = i % a.heads, kvh = h / group;
+    const float* q = a.q + t * a.qStride + h * D;
+    const uint16_t* kHead = a.k + kvh * a.capacity * D;
+    const uint16_t* vHead = a.v + kvh * a.capacity * D;
+    const size_t len = a.pos0 + t + 1;  // causal
+    const __m256 scale = _mm256_set1_ps(a.scale);
+    __m256 maxv = _mm256_set1_ps(-__builtin_inff());
+    size_t j = 0;
+    for (; j + 8 <= len; j += 8) {
+      __m256 acc[8];
+      for (int k = 0; k < 8; ++k) acc[k] = _mm256_setzero_ps();
+      for (size_t c = 0; c < nc; ++c) {
+        const __m256 qc = _mm256_loadu_ps(q + 8 * c);
+        for (int k = 0; k < 8; ++k) acc[k] = _mm256_fmadd_ps(qc, loadF16(kHead + (j + k) * D + 8 * c), acc[k]);
+      }
+      const __m256 s = _mm256_mul_ps(hsum8(acc), scale);
+      _mm256_storeu_ps(scores + j, s);
+      maxv = _mm256_max_ps(maxv, s);
+    }
+    float max = hmax(maxv);
+    for (; j < len; ++j) {
+      scores[j] = dotF32F16(q, kHead + j * D, D) * a.scale;
+      max = scores[j] > max ? scores[j] : max;
+    }
+    const __m256 mv = _mm256_set1_ps(max);
+    __m256 sumv = _mm256_setzero_ps();
+    for (j = 0; j + 8 <= len; j += 8) {
+      const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(scores + j), mv));
+      _mm256_storeu_ps(scores + j, e);
+      sumv = _mm256_add_ps(sumv, e);
+    }
+    float sum = hsum(sumv);
+    for (; j < len; ++j) {
+      scores[j] = __builtin_expf(scores[j] - max);
+      sum += scores[j];
+    }
+    float* out = a.out + t * a.outStride + h * D;
+    for (size_t c0 = 0; c0 < nc; c0 += 8) {  // 64 output floats per pass over V
+      const float* p = scores;
+      const uint16_t* v = vHead + 8 * c0;
+      float* o = out + 8 * c0;
+      switch (nc - c0 < 8 ? nc - c0 : 8) {
+        case 1: weightedRows<1>(p, v, D, len, o); break;
+        case 2: weightedRows<2>(p, v, D, len, o); break;
+        case 3: weightedRows<3>(p, v, D, len, o); break;
+        case 4: weightedRows<4>(p, v, D, len, o); break;
+        case 5: weightedRows<5>(p, v, D, len, o); break;
+        case 6: weightedRows<6>(p, v, D, len, o); break;
+        case 7: weightedRows<7>(p, v, D, len, o); break;
+        default: weightedRows<8>(p, v, D, len, o); break;
+      }
+    }
+    const __m256 inv = _mm256_set1_ps(1.0f / sum);
+    for (size_t d = 0; d < D; d += 8) _mm256_storeu_ps(out + d, _mm256_mul_ps(_mm256_loadu_ps(out + d), inv));
+  }
 }
 
 inline __m256 silu256(__m256 g, __m256 u) {
