@@ -53,8 +53,9 @@ TEST(ComputeRegistry, CpuPicksTheBestKernelSetPerType) {
   if (avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vnni) {
     EXPECT_NE(d.find("q8_0=avx512vnni"), std::string::npos) << d;
     EXPECT_NE(d.find("q5_0=avx512vnni"), std::string::npos) << d;
-    EXPECT_NE(d.find("q4_K=avx512vnni"), std::string::npos) << d;
-    EXPECT_NE(d.find("q6_K=avx512vnni"), std::string::npos) << d;
+    // The K types come from the AVX2 set until the AVX-512 ones are verified (kernels_avx512vnni.cpp, has()).
+    EXPECT_NE(d.find("q4_K=avx2"), std::string::npos) << d;
+    EXPECT_NE(d.find("q6_K=avx2"), std::string::npos) << d;
   } else if (avx2) {
     EXPECT_NE(d.find("q8_0=avx2"), std::string::npos) << d;
   } else {

@@ -4,8 +4,10 @@
 // rest within the conformance tolerance; mulTile's results must not depend on how rows are split.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <random>
@@ -39,6 +41,64 @@ std::vector<const cpu::MatKernels*> usableSets() {
   sets.push_back(cpu::neonKernels());
 #endif
   return sets;
+}
+
+// Every kernel set this architecture's build has, with the CPU features it needs and which of them this CPU lacks.
+struct SetOnThisCpu {
+  std::string isa;
+  std::string missing;  // empty: the CPU runs it
+};
+std::vector<SetOnThisCpu> allSetsOfThisBuild() {
+  [[maybe_unused]] const hal::CpuFeatures& f = hal::cpuFeatures();
+  std::vector<SetOnThisCpu> all;
+  [[maybe_unused]] const auto need = [](std::initializer_list<std::pair<const char*, bool>> features) {
+    std::string missing;
+    for (const auto& [name, present] : features) {
+      if (!present) missing += std::string(missing.empty() ? "" : " ") + name;
+    }
+    return missing;
+  };
+#if defined(__x86_64__)
+  all.push_back({"avx512vnni", need({{"avx2", f.avx2}, {"fma", f.fma}, {"f16c", f.f16c}, {"avx512f", f.avx512f},
+                                     {"avx512bw", f.avx512bw}, {"avx512vl", f.avx512vl},
+                                     {"avx512vnni", f.avx512vnni}})});
+  all.push_back({"avx2", need({{"avx2", f.avx2}, {"fma", f.fma}, {"f16c", f.f16c}})});
+#elif defined(__aarch64__)
+  all.push_back({"neon-dotprod", need({{"dotprod", f.dotprod}})});
+  all.push_back({"neon", ""});
+#endif
+  return all;
+}
+
+// The one line toolchain/test.sh copies into every CI log ("kernel sets ran: ...; skipped: ..."), so a set this
+// machine could not check is visible; and the sets the tests below run are exactly the ones the CPU has.
+TEST(CpuKernels, ReportsWhichSetsThisCpuRunsAndWhichItSkips) {
+  std::string ran, skipped;
+  std::vector<std::string> usable;
+  for (const cpu::MatKernels* set : usableSets()) usable.emplace_back(set->isa());
+  const std::vector<SetOnThisCpu> all = allSetsOfThisBuild();
+  for (const SetOnThisCpu& s : all) {
+    const bool runs = std::find(usable.begin(), usable.end(), s.isa) != usable.end();
+    EXPECT_EQ(runs, s.missing.empty()) << s.isa << " lacks: " << s.missing;
+    if (runs) {
+      ran += (ran.empty() ? "" : " ") + s.isa;
+    } else {
+      skipped += (skipped.empty() ? "" : ", ") + s.isa + " (CPU lacks " + s.missing + ")";
+    }
+  }
+  for (const std::string& u : usable) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const SetOnThisCpu& s) { return s.isa == u; }))
+        << u << " runs but is missing from this report";
+  }
+  // The backend takes every weight type from a set that ran here, or from the scalar reference.
+  const std::string d = (*hal::ComputeRegistry::instance().find("cpu"))->description();
+  for (size_t at = d.find('='); at != std::string::npos; at = d.find('=', at + 1)) {
+    const std::string isa = d.substr(at + 1, d.find(' ', at) == std::string::npos ? std::string::npos
+                                                                                   : d.find(' ', at) - at - 1);
+    EXPECT_TRUE(isa == "scalar" || std::find(usable.begin(), usable.end(), isa) != usable.end()) << d;
+  }
+  std::printf("kernel sets ran: %s; skipped: %s\n", ran.empty() ? "none (scalar reference only)" : ran.c_str(),
+              skipped.empty() ? "none" : skipped.c_str());
 }
 
 // Rows that hit the rounding edges: exact halves after scaling (ties), zero blocks, one-hot blocks, repeated
