@@ -29,6 +29,7 @@ inline constexpr int kSanitizerFactor = 1;
 #endif
 inline bool underEmulator() { return !std::string(SOTTO_TEST_EMULATOR).empty(); }
 inline int slowFactor() { return (underEmulator() ? 10 : 1) * kSanitizerFactor; }
+inline std::chrono::milliseconds scaled(std::chrono::milliseconds ms) { return ms * slowFactor(); }
 
 // Start-up (model and acoustic-model loading) is not what these tests measure: wait generously,
 // it costs nothing when READY comes early.

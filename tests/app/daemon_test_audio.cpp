@@ -12,11 +12,8 @@
 using namespace std::chrono_literals;
 using sotto::test::AlsaTestConfig;
 using sotto::test::DaemonChild;
+using sotto::test::scaled;
 using sotto::test::slowFactor;
-
-namespace {
-std::chrono::milliseconds scaled(std::chrono::milliseconds ms) { return ms * slowFactor(); }
-}  // namespace
 
 // The child inherits ALSA_CONFIG_PATH (through qemu too), so its static libasound reads the test config.
 TEST(DaemonAudio, ListensOnAnAlsaCaptureDevice) {

@@ -8,11 +8,8 @@
 
 using namespace std::chrono_literals;
 using sotto::test::DaemonChild;
+using sotto::test::scaled;
 using sotto::test::slowFactor;
-
-namespace {
-std::chrono::milliseconds scaled(std::chrono::milliseconds ms) { return ms * slowFactor(); }
-}  // namespace
 
 TEST(DaemonNotify, ReadyStatusThenCleanStopOnSigterm) {
   DaemonChild d;

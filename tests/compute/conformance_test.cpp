@@ -29,7 +29,7 @@ std::vector<float> randomFloats(std::mt19937& rng, size_t n, float scale = 1.0f)
   return v;
 }
 
-std::unique_ptr<hal::ThreadPool> makePool(unsigned threads) {
+std::unique_ptr<hal::ThreadPool> conformancePool(unsigned threads) {
   hal::ThreadPoolOptions o;
   o.threads = threads;
   auto p = hal::ThreadPool::create(o);
@@ -51,8 +51,8 @@ class Conformance : public ::testing::TestWithParam<std::string> {
     dut_ = backend(GetParam());
     ASSERT_NE(ref_, nullptr);
     ASSERT_NE(dut_, nullptr);
-    for (unsigned t : {1u, 2u, 3u}) pools_.push_back(makePool(t));
-    refPool_ = makePool(1);
+    for (unsigned t : {1u, 2u, 3u}) pools_.push_back(conformancePool(t));
+    refPool_ = conformancePool(1);
   }
   std::unique_ptr<ComputeBackend> ref_, dut_;
   std::vector<std::unique_ptr<hal::ThreadPool>> pools_;

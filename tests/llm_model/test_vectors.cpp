@@ -5,8 +5,8 @@
 namespace sotto::llm::test {
 namespace {
 
-constexpr const char* kStories = "forward-stories260k.json";
-constexpr const char* kSynthetic = "forward-synthetic.json";
+constexpr const char* kStoriesVectors = "forward-stories260k.json";
+constexpr const char* kSyntheticVectors = "forward-synthetic.json";
 
 TEST(Stories260kVectors, F32MatchesLlamaCpp) {
   const LoadedModel lm = loadModel(sharedPath("models/stories260K-f32.gguf"));
@@ -16,14 +16,14 @@ TEST(Stories260kVectors, F32MatchesLlamaCpp) {
   tol.top10Abs = 3e-2f;
   tol.top1Fraction = 1.0;
   tol.greedyMargin = 4e-2f;
-  const VectorSummary s = checkAgainstVectors(vectorModel(kStories, "stories260K-f32"), lm, tol);
+  const VectorSummary s = checkAgainstVectors(vectorModel(kStoriesVectors, "stories260K-f32"), lm, tol);
   EXPECT_EQ(s.promptIdsChecked, 6u);
 }
 
 TEST(Stories260kVectors, F32GreedyTellsKarpathysStory) {
   const LoadedModel lm = loadModel(sharedPath("models/stories260K-f32.gguf"));
   ASSERT_TRUE(lm.model && lm.tokenizer);
-  const Json& c = vectorModel(kStories, "stories260K-f32")["cases"][0];
+  const Json& c = vectorModel(kStoriesVectors, "stories260K-f32")["cases"][0];
   ASSERT_EQ(c["prompt"].str, "Once upon a time");
   auto gen = Generator::create(*lm.model, *lm.tokenizer);
   ASSERT_TRUE(gen.ok());
@@ -40,7 +40,7 @@ TEST(Stories260kVectors, Q8_0MatchesLlamaCpp) {
   tol.top10Abs = 0.35f;
   tol.top1Fraction = 0.95;
   tol.greedyMargin = 0.6f;
-  checkAgainstVectors(vectorModel(kStories, "stories260K-q8_0"), lm, tol);
+  checkAgainstVectors(vectorModel(kStoriesVectors, "stories260K-q8_0"), lm, tol);
 }
 
 // The tiny-llama files are generated once for the suite (about a second each) and checked by sha256.
@@ -57,7 +57,7 @@ TempDir* TinyLlamaVectors::dir_ = nullptr;
 
 TEST_P(TinyLlamaVectors, MatchesLlamaCpp) {
   const std::string type = GetParam();
-  const Json& vm = vectorModel(kSynthetic, "tiny-llama-" + type + "-seed1");
+  const Json& vm = vectorModel(kSyntheticVectors, "tiny-llama-" + type + "-seed1");
   std::string why;
   const std::string path = makeSyntheticModel(*dir_, "tiny-llama", type, vm["model"]["sha256"].str, &why);
   ASSERT_FALSE(path.empty()) << why;

@@ -13,6 +13,9 @@
 
 namespace sotto::llm::test {
 
+// ../shared/tools/mkgguf.py's tiny-llama in Q8_0, the model both the quantizer and sotto-bench tests check against.
+inline const std::string kTinyQ8Sha = "fdc14e626c52ec8fe4b966ead97947317ee56da15e99cf307f1f9a6aa42f46f8";
+
 struct TinyKShape {
   uint32_t nEmbd = 256;  // rows of 256: every k-quant applies
   uint32_t nFf = 512;

@@ -5,8 +5,6 @@
 namespace sotto::llm::test {
 namespace {
 
-const std::string kTinyQ8Sha = "fdc14e626c52ec8fe4b966ead97947317ee56da15e99cf307f1f9a6aa42f46f8";
-
 class BenchCli : public ::testing::Test {
  protected:
   void SetUp() override {

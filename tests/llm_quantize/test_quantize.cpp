@@ -10,7 +10,6 @@ namespace sotto::llm::test {
 namespace {
 
 const std::string kTinyF32Sha = "215699fb28e34dc8cbefa5e9a71aa530219229500921bbeecaa1a8c4548593dc";
-const std::string kTinyQ8Sha = "fdc14e626c52ec8fe4b966ead97947317ee56da15e99cf307f1f9a6aa42f46f8";
 const std::string kTinyQ4Sha = "4cda080e151cdbfdfd7d978bef65f502a4aa2d013555bff318c76623dada17b1";
 const std::string kStoriesF32 = sharedPath("models/stories260K-f32.gguf");
 

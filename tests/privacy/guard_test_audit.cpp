@@ -12,17 +12,14 @@
 
 #include "engine/privacy/audit.h"
 #include "tests/keystore/temp_dir.h"
+#include "tests/privacy/guard_test_key.h"
 
 namespace sotto::privacy {
 namespace {
 
 namespace fs = std::filesystem;
 
-hal::SecretKey keyOf(uint8_t fill) {
-  hal::SecretKey k;
-  for (auto& b : k.mutableBytes()) b = fill;
-  return k;
-}
+using sotto::test::keyOf;
 
 AuditRecord record(int i, std::string sent = "") {
   if (sent.empty()) {

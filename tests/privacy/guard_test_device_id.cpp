@@ -7,6 +7,7 @@
 #include "engine/privacy/device_id.h"
 #include "sotto/hal/keystore.h"
 #include "tests/keystore/temp_dir.h"
+#include "tests/privacy/guard_test_key.h"
 
 namespace sotto::privacy {
 namespace {
@@ -14,11 +15,7 @@ namespace {
 using std::chrono::hours;
 using Clock = std::chrono::system_clock;
 
-hal::SecretKey keyOf(uint8_t fill) {
-  hal::SecretKey k;
-  for (auto& b : k.mutableBytes()) b = fill;
-  return k;
-}
+using sotto::test::keyOf;
 
 Clock::time_point at(std::int64_t unixSeconds) { return Clock::time_point(std::chrono::seconds(unixSeconds)); }
 

@@ -60,6 +60,13 @@ inline bool say(const std::string& text, const std::string& out) {
          run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
 }
 
+// espeak-ng TTS of `text` in `voice` as 16 kHz mono 16-bit WAV.
+inline bool sayEspeak(const std::string& voice, const std::string& text, const std::string& out) {
+  const std::string raw = out + ".tts.wav";
+  return run("espeak-ng -v " + voice + " -w '" + raw + "' \"" + text + "\"") &&
+         run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
+}
+
 inline bool silence(double seconds, const std::string& out) {
   return run("sox -n -r 16000 -c 1 -b 16 '" + out + "' trim 0 " + std::to_string(seconds));
 }

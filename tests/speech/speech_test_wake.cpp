@@ -16,6 +16,7 @@ using test::concat;
 using test::readMono;
 using test::run;
 using test::say;
+using test::sayEspeak;
 using test::silence;
 using test::TempDir;
 
@@ -29,13 +30,6 @@ WakeConfig defaults() {
   c.acousticModel = std::string(kModel) + "en-us";
   c.dictionary = std::string(kModel) + "cmudict-en-us.dict";
   return c;
-}
-
-// espeak-ng TTS of `text` as 16 kHz mono 16-bit WAV.
-bool sayEspeak(const std::string& voice, const std::string& text, const std::string& out) {
-  const std::string raw = out + ".tts.wav";
-  return run("espeak-ng -v " + voice + " -w '" + raw + "' \"" + text + "\"") &&
-         run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
 }
 
 // Runs a fresh spotter over `samples` in 10 ms frames; returns the number of detections (restarting after each)

@@ -22,6 +22,7 @@ using test::concat;
 using test::readMono;
 using test::run;
 using test::say;
+using test::sayEspeak;
 using test::silence;
 using test::TempDir;
 
@@ -59,12 +60,6 @@ WakeDetector shipped() {
   auto d = WakeDetector::create(m.ok() ? std::move(m).value() : tinyModel());
   EXPECT_TRUE(d.ok());
   return std::move(d).value();
-}
-
-bool sayEspeak(const std::string& voice, const std::string& text, const std::string& out) {
-  const std::string raw = out + ".tts.wav";
-  return run("espeak-ng -v " + voice + " -w '" + raw + "' \"" + text + "\"") &&
-         run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
 }
 
 TEST(LogMel, AToneLandsInItsBandAndSilenceOnTheFloor) {
