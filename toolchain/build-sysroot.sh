@@ -20,7 +20,7 @@ alsa_ok=0; if stamp_is "$out/.stamp-alsa" "$alsa_stamp_want"; then alsa_ok=1; fi
 # sysroot builds only libcurl and leaves the other archives alone.
 curl_stamp_want="curl openssl http-only v1 $arch"
 curl_ok=0; if stamp_is "$out/.stamp-curl" "$curl_stamp_want"; then curl_ok=1; fi
-if [ $all_ok = 1 ] && [ $alsa_ok = 1 ] && [ $curl_ok = 1 ]; then exit 0; fi
+if [ $all_ok = 1 ] && [ $alsa_ok = 1 ] && [ $curl_ok = 1 ] && [ -f "$out/src/tinyxml2.cpp" ]; then exit 0; fi
 
 case "$arch" in
   x86_64)  triplet=x86_64-linux-gnu; cc=gcc; cxx=g++; ar=ar; host_flag="" ;;
@@ -39,24 +39,32 @@ jobs=$(nproc)
 log=$out/build.log; : > "$log"
 fail() { echo "build-sysroot($arch): $1 failed; last lines of $log:" >&2; tail -n 30 "$log" >&2; exit 1; }
 
-fetch() { # fetch PKG -> prints the unpacked source dir
-  local pkg=$1
-  local dir; dir=$(find "$src" -maxdepth 1 -type d -name "$2-*" | head -n 1)
-  if [ -z "$dir" ]; then
-    (cd "$src" && apt-get source -qq --download-only "$pkg" >>"$log" 2>&1) || fail "apt-get source $pkg (is there a deb-src entry? run toolchain/install-deps.sh)"
-    (cd "$src" && dpkg-source -x --no-check "$(ls -t "$pkg"_*.dsc | head -n 1)" >>"$log" 2>&1) || fail "unpack $pkg"
-    dir=$(find "$src" -maxdepth 1 -type d -name "$2-*" | head -n 1)
+fetch() { # fetch PKG -> prints the unpacked source dir, named after the exact .dsc apt chooses today
+  local pkg=$1 dsc dir
+  dsc=$(apt-get source --print-uris -qq "$pkg" 2>/dev/null | grep -oE "^'[^']*\.dsc' [^ ]+" | cut -d' ' -f2 | head -n 1)
+  [ -n "$dsc" ] || fail "apt-get source --print-uris $pkg (is there a deb-src entry? run toolchain/install-deps.sh)"
+  dir=$src/${dsc%.dsc}
+  if [ ! -f "$dir/.unpacked" ]; then
+    rm -rf "$dir"
+    (cd "$src" && apt-get source -qq --download-only "$pkg" >>"$log" 2>&1) || fail "apt-get source $pkg"
+    (cd "$src" && dpkg-source -x --no-check "$dsc" "$dir" >>"$log" 2>&1) || fail "unpack $pkg"
+    touch "$dir/.unpacked"
   fi
   echo "$dir"
 }
 
 if [ $all_ok = 0 ]; then
 # tinyxml2: one translation unit.
-t2=$(fetch tinyxml2 tinyxml2)
+t2=$(fetch tinyxml2)
 mkdir -p "$out/obj"
 $cxx -O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2 -c "$t2/tinyxml2.cpp" -o "$out/obj/tinyxml2.o" >>"$log" 2>&1 || fail tinyxml2
 rm -f "$out/lib/libtinyxml2.a"; $ar rcs "$out/lib/libtinyxml2.a" "$out/obj/tinyxml2.o"
 cp "$t2/tinyxml2.h" "$out/include/"
+fi
+# The fuzz build compiles the XML parser again with coverage: its one source file travels with the sysroot.
+if [ ! -f "$out/src/tinyxml2.cpp" ]; then
+  t2=$(fetch tinyxml2)
+  mkdir -p "$out/src" && cp "$t2/tinyxml2.cpp" "$t2/tinyxml2.h" "$out/src/"
 fi
 
 # alsa-lib: autotools, static, plugins built in; config files read from /usr/share/alsa on the target.
@@ -66,7 +74,7 @@ fi
 # position-independent executable"), so no PCM could be opened at all; without it they come from the built-in
 # symbol table (snd_dlsym_start).
 if [ $alsa_ok = 0 ]; then
-al=$(fetch alsa-lib alsa-lib)
+al=$(fetch alsa-lib)
 rm -rf "$out/alsa-build" "$out/stage"; mkdir -p "$out/alsa-build"
 ( cd "$out/alsa-build" && CC=$cc CFLAGS="-O2 -fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2" "$al/configure" $host_flag --prefix=/usr \
     --enable-static --disable-shared --without-pic --disable-python --disable-topology --disable-alisp \
@@ -83,7 +91,7 @@ fi
 if [ $curl_ok = 0 ]; then
 # libcurl: Debian's OpenSSL flavour (its last two patches switch the tree to GnuTLS and NSS: take them back out, as
 # debian/rules does), HTTP and HTTPS only, every optional dependency off. The CA bundle default is Debian's.
-cu=$(fetch curl curl)
+cu=$(fetch curl)
 for tool in autoreconf libtoolize patch; do
   command -v "$tool" >/dev/null || { echo "build-sysroot: '$tool' is missing: run toolchain/install-deps.sh" >&2; exit 1; }
 done
@@ -110,7 +118,7 @@ fi
 
 if [ $all_ok = 0 ]; then
 # libsystemd: only the static library target; every optional dependency off so it needs just libc and libcap.
-sd=$(fetch systemd systemd)
+sd=$(fetch systemd)
 off=$(python3 - "$sd/meson_options.txt" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()

@@ -6,15 +6,26 @@ set(SOTTO_SYSROOT_ARCH ${CMAKE_SYSTEM_PROCESSOR})
 if(SOTTO_SYSROOT_ARCH STREQUAL "amd64")
   set(SOTTO_SYSROOT_ARCH x86_64)
 endif()
-# Shared by every preset of one architecture: build/sysroot/<arch>.
-set(SOTTO_SYSROOT_CACHE "${PROJECT_SOURCE_DIR}/build/sysroot" CACHE PATH "Where per-architecture static sysroots are cached")
-set(SOTTO_SYSROOT "${SOTTO_SYSROOT_CACHE}/${SOTTO_SYSROOT_ARCH}")
+# Built per clone in build/sysroot/<arch> (shared by every preset of one architecture) unless the machine-wide cache
+# (toolchain/sysroot.sh: /var/cache/sotto-sysroot/<arch>-<key>) holds a verified copy for the same script, sources
+# and compiler. How it was obtained and how long it took land in the build folder for toolchain/test.sh's report.
+set(SOTTO_SYSROOT_CACHE "${PROJECT_SOURCE_DIR}/build/sysroot" CACHE PATH "Where this clone builds its sysroots")
+string(TIMESTAMP sysroot_start "%s" UTC)
+set(sysroot_result "${CMAKE_BINARY_DIR}/sysroot-result.txt")
 execute_process(
-  COMMAND bash "${PROJECT_SOURCE_DIR}/toolchain/build-sysroot.sh" ${SOTTO_SYSROOT_ARCH} "${SOTTO_SYSROOT}"
+  COMMAND bash "${PROJECT_SOURCE_DIR}/toolchain/sysroot.sh" ${SOTTO_SYSROOT_ARCH}
+          "${SOTTO_SYSROOT_CACHE}/${SOTTO_SYSROOT_ARCH}" "${sysroot_result}"
   RESULT_VARIABLE sysroot_rc)
 if(NOT sysroot_rc EQUAL 0)
   message(FATAL_ERROR "The static sysroot for ${SOTTO_SYSROOT_ARCH} could not be built (see above).")
 endif()
+string(TIMESTAMP sysroot_end "%s" UTC)
+file(STRINGS "${sysroot_result}" sysroot_lines)
+list(GET sysroot_lines 0 SOTTO_SYSROOT)
+list(GET sysroot_lines 1 sysroot_how)
+math(EXPR sysroot_seconds "${sysroot_end} - ${sysroot_start}")
+file(WRITE "${CMAKE_BINARY_DIR}/sysroot-time.txt" "${sysroot_seconds} ${sysroot_how}\n")
+message(STATUS "Sysroot ${SOTTO_SYSROOT_ARCH}: ${sysroot_how}, ${sysroot_seconds} s")
 
 function(sotto_sysroot_lib name file)
   add_library(sotto::${name} STATIC IMPORTED GLOBAL)
