@@ -7,6 +7,7 @@ need_root() { if [ "$(id -u)" != 0 ]; then echo "install-deps: run as root (apt-
 
 HOST_PKGS=(
   build-essential cmake ninja-build pkg-config file git ca-certificates
+  ccache                                    # compiler cache across presets and runs (CMakeLists.txt: SOTTO_CCACHE)
   clang libclang-rt-14-dev                 # libFuzzer targets
   googletest libgtest-dev libbenchmark-dev # tests and micro benchmarks
   libsodium-dev libcap-dev                  # static archives come from Debian
