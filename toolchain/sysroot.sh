@@ -14,11 +14,13 @@ set -euo pipefail
 arch=${1:?arch}; local_dir=${2:?local dir}; result=${3:?result file}
 here=$(cd "$(dirname "$0")" && pwd)
 cache_root=${SOTTO_SYSROOT_CACHE_DIR-/var/cache/sotto-sysroot}
+# The builder (tests/toolchain/ substitutes a fast stand-in to check the cache's rules).
+builder=${SOTTO_SYSROOT_BUILDER:-$here/build-sysroot.sh}
 
 say() { echo "sysroot($arch): $*" >&2; }
 use() { printf '%s\n%s\n' "$1" "$2" > "$result"; }
 build_local() {
-  bash "$here/build-sysroot.sh" "$arch" "$local_dir" >&2
+  bash "$builder" "$arch" "$local_dir" >&2
   use "$(cd "$local_dir" && pwd)" "$1"
 }
 
@@ -34,13 +36,15 @@ if [ -z "$cache_root" ]; then build_local "built (cache off)"; exit 0; fi
 # unless the sources were already unpacked here).
 key_text() {
   echo "arch $arch"
-  sha256sum "$here/build-sysroot.sh" | cut -d' ' -f1
+  sha256sum "$builder" | cut -d' ' -f1
   local p line n=0
-  # One apt call for all four (it loads its caches once: about 2 s).
+  # One apt call for all four (it loads its caches once: about 2 s). SOTTO_SYSROOT_SOURCES stands in for apt's
+  # answer in the cache's own test.
   while IFS= read -r line; do
     echo "source $line"; n=$((n + 1))
-  done < <(apt-get source --print-uris -qq tinyxml2 alsa-lib curl systemd 2>/dev/null \
-           | grep -E "^'[^']*\.dsc' " | cut -d' ' -f2-)
+  done < <(if [ -n "${SOTTO_SYSROOT_SOURCES:-}" ]; then printf '%s\n' "$SOTTO_SYSROOT_SOURCES"; else
+             apt-get source --print-uris -qq tinyxml2 alsa-lib curl systemd 2>/dev/null \
+               | grep -E "^'[^']*\.dsc' " | cut -d' ' -f2-; fi)
   [ "$n" = 4 ] || return 1
   echo "cc $("$cc" --version | head -n 1)"
   echo "meson $(meson --version)"
@@ -50,7 +54,7 @@ key_text() {
 }
 # The key's inputs change only with apt's lists, the installed packages or the build script: while those files are
 # unchanged, the key computed last time for this LOCALDIR stands (every configure asks; apt takes seconds).
-inputs="$(stat -c '%n %Y %s' /var/lib/apt/lists /var/lib/dpkg/status "$here/build-sysroot.sh" 2>/dev/null) $arch"
+inputs="$(stat -c '%n %Y %s' /var/lib/apt/lists /var/lib/dpkg/status "$builder" 2>/dev/null) $(sha256sum "$builder") $arch ${SOTTO_SYSROOT_SOURCES:-}"
 if [ -f "$local_dir.key-inputs" ] && [ "$(cat "$local_dir.key-inputs")" = "$inputs" ] && [ -f "$local_dir/KEY" ]; then
   text=$(cat "$local_dir/KEY")
 elif ! text=$(key_text); then
