@@ -109,7 +109,7 @@ tmp=$(mktemp -d "$cache_root/.$arch-$key.XXXXXX")
 if cp -a "$local_dir/." "$tmp/" && (cd "$tmp" && find . -type f ! -name MANIFEST -print0 | LC_ALL=C sort -z \
        | xargs -0 sha256sum > MANIFEST) && verify "$tmp" && mv -T "$tmp" "$entry" 2>/dev/null; then
   say "cached as $entry"
-  use "$(cd "$local_dir" && pwd)" "built, and cached as $entry"
+  use "$(cd "$local_dir" && pwd)" "built and cached ($entry)"
   # Entries for other keys are stale (another script or package version): keep the newest two per architecture.
   ls -1dt "$cache_root/$arch-"* 2>/dev/null | grep -v '\.bad\.' | tail -n +3 | xargs -r rm -rf
 else

@@ -39,7 +39,7 @@ run() { # run CLONE [BUILDER]: sysroot.sh for CLONE's build/sysroot/x86_64; prin
 }
 
 how=$(run clone1)
-case "$how" in "built, and cached as "*) ;; *) fail "first run: $how" ;; esac
+case "$how" in "built and cached ("*) ;; *) fail "first run: $how" ;; esac
 [ "$(builds)" = 1 ] || fail "first run built $(builds) times"
 entry=$(ls -d "$cache"/x86_64-*)
 [ -s "$entry/MANIFEST" ] && [ -s "$entry/KEY" ] || fail "the entry has no manifest or key"
@@ -56,7 +56,7 @@ cmp -s "$entry/lib/libcurl.a" "$work/clone2/build/sysroot/x86_64/lib/libcurl.a" 
 # One changed byte in an archive: detected, rebuilt and published again.
 echo x >> "$entry/lib/libsystemd.a"
 how=$(run clone3)
-case "$how" in "built, and cached as $entry") ;; *) fail "damaged entry: $how" ;; esac
+case "$how" in "built and cached ($entry)") ;; *) fail "damaged entry: $how" ;; esac
 grep -q "damaged" "$work/stderr" || fail "the damage was not reported"
 [ "$(builds)" = 2 ] || fail "the damaged entry was not rebuilt"
 (cd "$entry" && sha256sum --quiet --strict -c MANIFEST) || fail "the republished entry does not verify"
@@ -64,17 +64,17 @@ grep -q "damaged" "$work/stderr" || fail "the damage was not reported"
 # A missing archive is damage too.
 rm "$entry/lib/libtinyxml2.a"
 how=$(run clone4)
-case "$how" in "built, and cached as $entry") ;; *) fail "entry missing an archive: $how" ;; esac
+case "$how" in "built and cached ($entry)") ;; *) fail "entry missing an archive: $how" ;; esac
 
 # Another source package version is another key (the clone's sysroot is rebuilt whole), and so is another build
 # script.
 how=$(SOTTO_SYSROOT_SOURCES="${SOTTO_SYSROOT_SOURCES/curl_1/curl_2}" run clone4)
-case "$how" in "built, and cached as "*) ;; *) fail "new curl source: $how" ;; esac
+case "$how" in "built and cached ("*) ;; *) fail "new curl source: $how" ;; esac
 [ "$(ls -d "$cache"/x86_64-* | wc -l)" = 2 ] || fail "expected two entries, one per key"
 rm -rf "$(ls -dt "$cache"/x86_64-* | head -n 1)"
 # Another build script: a new entry beside the old one; a clone of the old key is rebuilt whole.
 how=$(run clone1 "$work/builder-b.sh")
-case "$how" in "built, and cached as "*) ;; *) fail "new builder: $how" ;; esac
+case "$how" in "built and cached ("*) ;; *) fail "new builder: $how" ;; esac
 [ "$(ls -d "$cache"/x86_64-* | wc -l)" = 2 ] || fail "expected two entries, one per key"
 grep -q "^b libcurl.a" "$work/clone1/build/sysroot/x86_64/lib/libcurl.a" || fail "the clone kept the old key's sysroot"
 # A third key prunes the oldest: two entries per architecture at most.
