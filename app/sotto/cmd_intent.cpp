@@ -15,9 +15,14 @@
 #include "engine/intents/clock.h"
 #include "engine/intents/handlers.h"
 #include "engine/intents/matcher.h"
+#include "engine/nlu/model.h"
+#include "engine/nlu/understand.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
 #define SOTTO_INTENTS_SOURCE_CATALOGUE ""
+#endif
+#ifndef SOTTO_INTENTS_SOURCE_MODEL
+#define SOTTO_INTENTS_SOURCE_MODEL ""
 #endif
 
 namespace sotto::cli {
@@ -25,10 +30,12 @@ namespace {
 
 void intentUsage(FILE* out) {
   std::fprintf(out,
-               "Usage: sotto intent [--catalogue PATH] [--json | --grammar] [--answer [--state-dir DIR]]\n"
-               "Matches one utterance per stdin line against the intent catalogue and prints one line each.\n"
+               "Usage: sotto intent [--catalogue PATH] [--model PATH | --rules-only] [--json | --grammar]\n"
+               "                    [--answer [--state-dir DIR]]\n"
+               "Understands one utterance per stdin line: the intent catalogue's phrasings, then the trained\n"
+               "model for what they do not cover. Prints one line each.\n"
                "\n"
-               "  --json            {\"text\":...,\"intent\":...,\"slots\":{...},\"confidence\":...} per line;\n"
+               "  --json            {\"text\":...,\"intent\":...,\"slots\":{...},\"confidence\":...,\"source\":...} per line;\n"
                "                    \"intent\":\"none\" with \"slots\":{} when no deterministic handler applies\n"
                "                    (without --json: intent, confidence and slots as plain text)\n"
                "  --grammar         print the catalogue's phrasings as a JSGF grammar and exit\n"
@@ -39,9 +46,14 @@ void intentUsage(FILE* out) {
                "                    paths.state-dir); without it they live only while this command runs\n"
                "  --catalogue PATH  the catalogue to load. Default: %s; when that file does not exist\n"
                "                    (a developer build that was not installed) the source tree's\n"
-               "                    %s\n",
+               "                    %s\n"
+               "  --model PATH      the understanding model (sotto nlu train). Default: %s, else the\n"
+               "                    source tree's %s. A missing, damaged or mismatched\n"
+               "                    model is reported and the phrasings alone answer\n"
+               "  --rules-only      the catalogue's phrasings alone (\"source\":\"rules\" on every line)\n",
                intents::kDefaultCataloguePath,
-               *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
+               *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)",
+               nlu::kDefaultModelPath, *SOTTO_INTENTS_SOURCE_MODEL ? SOTTO_INTENTS_SOURCE_MODEL : "(none compiled in)");
 }
 void printAnnouncements(const std::vector<intents::Announcement>& list, bool json) {
   for (const intents::Announcement& a : list) {
@@ -62,8 +74,8 @@ bool exists(const std::string& path) {
 }  // namespace
 
 int cmdIntent(int argc, char** argv) {
-  std::string path, stateDir;
-  bool json = false, grammar = false, answer = false;
+  std::string path, stateDir, modelPath;
+  bool json = false, grammar = false, answer = false, rulesOnly = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -76,6 +88,10 @@ int cmdIntent(int argc, char** argv) {
       answer = true;
     } else if (a == "--state-dir" && i + 1 < argc) {
       stateDir = argv[++i];
+    } else if (a == "--model" && i + 1 < argc) {
+      modelPath = argv[++i];
+    } else if (a == "--rules-only") {
+      rulesOnly = true;
     } else if (a == "--grammar") {
       grammar = true;
     } else if ((a == "--catalogue" || a == "-c") && i + 1 < argc) {
@@ -105,7 +121,29 @@ int cmdIntent(int argc, char** argv) {
     return std::fflush(stdout) == 0 ? 0 : 1;
   }
   const intents::Matcher matcher(std::move(*cat));
-  intents::MatchWorkspace ws;
+  std::unique_ptr<nlu::NluModel> model;
+  if (!rulesOnly) {
+    const bool chosen = !modelPath.empty();
+    if (!chosen) {
+      modelPath = nlu::kDefaultModelPath;
+      if (!exists(modelPath) && *SOTTO_INTENTS_SOURCE_MODEL) modelPath = SOTTO_INTENTS_SOURCE_MODEL;
+    }
+    auto loaded = nlu::NluModel::loadFile(modelPath);
+    if (loaded) {
+      model = std::move(*loaded);
+    } else if (chosen || loaded.error().code != Errc::not_found) {
+      std::fprintf(stderr, "sotto intent: %s; answering with the catalogue's phrasings alone\n",
+                   loaded.error().message.c_str());
+    }
+  }
+  auto understander = nlu::Understander::create(matcher, model.get());
+  if (!understander) {
+    std::fprintf(stderr, "sotto intent: %s (%s); answering with the catalogue's phrasings alone\n",
+                 understander.error().message.c_str(), modelPath.c_str());
+    model.reset();
+    understander = nlu::Understander::create(matcher, nullptr);
+  }
+  auto ws = std::make_unique<nlu::UnderstandWorkspace>();
   intents::IntentMatch m;
   const intents::SystemClock clock;
   const intents::SystemTimeZone zone;
@@ -123,7 +161,7 @@ int cmdIntent(int argc, char** argv) {
   std::string line;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    matcher.match(line, ws, m);
+    understander->understand(line, *ws, m);
     intents::HandlerOutcome outcome;
     if (handlers) {
       printAnnouncements(handlers->fireDue(), json);

@@ -10,6 +10,7 @@ int cmdGenerate(int argc, char** argv);
 int cmdTokenize(int argc, char** argv);
 int cmdPii(int argc, char** argv);  // privacy: `sotto pii --json`, stdin lines to JSON span lists
 int cmdIntent(int argc, char** argv);    // intents: `sotto intent --json`, stdin lines to intent + slots JSON
+int cmdNlu(int argc, char** argv);       // nlu: `sotto nlu train|info`, the trained understanding model
 int cmdQuantize(int argc, char** argv);  // `sotto quantize IN OUT TYPE`: F32/F16 GGUF to Q8_0 ... Q4_K_M
 int cmdListen(int argc, char** argv);  // speech: `sotto listen --wav FILE [--json]`, wake/partial/final events
 int cmdAudit(int argc, char** argv);   // privacy: `sotto audit [--json] [--config FILE]`, the decrypted audit log

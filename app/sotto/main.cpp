@@ -28,6 +28,7 @@ void usage(FILE* out) {
       "                         speak TEXT through the streaming TTS, to the speaker or a WAV file (see say --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
       "  intent --json          match stdin lines against the intent catalogue, one JSON line each\n"
+      "  nlu train|info         train the understanding model for the catalogue; describe a model file\n"
       "  ask [OPTIONS] TEXT     route one request (intents, cache, local model, cloud) and stream the answer\n"
       "  audit [--json] [--config FILE]\n"
       "                         show the requests that left the device (decrypted audit log)\n"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   if (cmd == "tokenize") return sotto::cli::cmdTokenize(argc - 1, argv + 1);
   if (cmd == "pii") return sotto::cli::cmdPii(argc - 1, argv + 1);
   if (cmd == "intent") return sotto::cli::cmdIntent(argc - 1, argv + 1);
+  if (cmd == "nlu") return sotto::cli::cmdNlu(argc - 1, argv + 1);
   if (cmd == "ask") return sotto::cli::cmdAsk(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);

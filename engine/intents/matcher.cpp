@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "engine/intents/math_expression.h"
+#include "engine/intents/slot_values.h"
 #include "engine/intents/spoken_numbers.h"
 #include "engine/intents/time_expressions.h"
 #include "engine/intents/units.h"
@@ -50,69 +51,6 @@ size_t maxSpan(SlotType t) {
   return 0;
 }
 
-bool alphabetic(std::string_view w) {
-  if (w.empty()) return false;
-  for (char c : w) {
-    if (c < 'a' || c > 'z') return false;
-  }
-  return true;
-}
-
-// Words that are never (part of) a timer name or a place: structure, numbers, time words.
-constexpr std::string_view kNotAName[] = {
-    "a",        "an",      "the",     "my",       "your",    "our",     "this",     "that",    "these",  "those",
-    "it",       "all",     "every",   "each",     "any",     "some",    "timer",    "timers",  "alarm",  "alarms",
-    "one",      "ones",    "for",     "to",       "of",      "on",      "in",       "at",      "and",    "is",
-    "are",      "with",    "me",      "i",        "you",     "now",     "please",   "today",   "tomorrow",
-    "tonight",  "weekend", "morning", "evening",  "afternoon", "night", "minute",   "minutes", "second",
-    "seconds",  "hour",    "hours",   "like",     "outside", "out",     "there",    "here",    "right",  "up",
-    "down",     "off",     "again",   "current",  "time",    "weather", "forecast", "next",    "last",   "timers",
-    "other",    "running", "set",     "going",    "be",      "will",    "what",     "how",     "its",    "uh",
-    "monday",   "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",  "not",    "do",     "left",
-};
-
-bool notAName(std::string_view w) {
-  if (std::find(std::begin(kNotAName), std::end(kNotAName), w) != std::end(kNotAName)) return true;
-  const std::string_view one[] = {w};
-  return parseNumberPrefix(one).tokens > 0;
-}
-
-bool parseLabel(Tokens t) {
-  if (t.empty() || t.size() > 2) return false;
-  for (std::string_view w : t) {
-    if (!alphabetic(w) || w.size() < 2 || notAName(w)) return false;
-  }
-  return true;
-}
-
-bool parsePlace(Tokens t) {
-  if (t.empty() || t.size() > 3) return false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const std::string_view w = t[i];
-    if (!alphabetic(w)) return false;
-    // Inner particles are part of names ("rio de janeiro", "stratford upon avon"); ends must be names.
-    const bool end = i == 0 || i + 1 == t.size();
-    if (w.size() < 2 || (end && notAName(w))) return false;
-    if (!end && (w == "today" || w == "tomorrow" || w == "in" || w == "on" || w == "this")) return false;
-  }
-  return true;
-}
-
-bool parseLevel(Tokens t, int& level) {
-  if (t.size() == 1 && (t[0] == "max" || t[0] == "maximum" || t[0] == "full")) return level = 10, true;
-  if (t.size() == 1 && (t[0] == "min" || t[0] == "minimum")) return level = 0, true;
-  // A lone homophone after "volume to" is the digit ("change the volume to too").
-  if (t.size() == 1 && (t[0] == "to" || t[0] == "too")) return level = 2, true;
-  if (t.size() == 1 && t[0] == "for") return level = 4, true;
-  double v = 0.0;
-  NumberOptions opt;
-  opt.fractions = false;
-  if (!parseNumber(t, v, opt)) return false;
-  if (v != std::floor(v) || v < 0 || v > 10) return false;
-  level = static_cast<int>(v);
-  return true;
-}
-
 // Levenshtein distance of two short words, capped: true when at most 1.
 bool withinOneEdit(std::string_view a, std::string_view b) {
   if (a.size() > b.size()) std::swap(a, b);
@@ -121,33 +59,6 @@ bool withinOneEdit(std::string_view a, std::string_view b) {
   while (i < a.size() && a[i] == b[i]) ++i;
   if (a.size() == b.size()) return a.substr(i + 1) == b.substr(i + 1);
   return a.substr(i) == b.substr(i + 1);
-}
-
-void setText(SlotValue& v, std::string_view s) {
-  v.kind = SlotValue::Kind::text;
-  v.length = std::min(s.size(), SlotValue::kTextCapacity - 1);
-  std::memcpy(v.text, s.data(), v.length);
-  v.text[v.length] = '\0';
-}
-
-void setJoined(SlotValue& v, Tokens t) {
-  v.kind = SlotValue::Kind::text;
-  v.length = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const size_t need = t[i].size() + (i > 0 ? 1 : 0);
-    if (v.length + need + 1 > SlotValue::kTextCapacity) break;
-    if (i > 0) v.text[v.length++] = ' ';
-    std::memcpy(v.text + v.length, t[i].data(), t[i].size());
-    v.length += t[i].size();
-  }
-  v.text[v.length] = '\0';
-}
-
-void setNumber(SlotValue& v, double x) {
-  v.number = x;
-  v.kind = (std::fabs(x - std::round(x)) < 1e-9 && std::fabs(x) < 1e15) ? SlotValue::Kind::integer
-                                                                          : SlotValue::Kind::number;
-  if (v.kind == SlotValue::Kind::integer) v.number = std::round(x);
 }
 
 // Slot types whose spans could contain w: a superset, so the pattern prefilter never drops a real match.
@@ -201,11 +112,38 @@ std::uint16_t plausibleSlots(std::string_view w) {
       p = e + 1;
     }
   }
-  if (alphabetic(w)) m |= bit(SlotType::label) | bit(SlotType::place);
+  if (alphabeticWord(w)) m |= bit(SlotType::label) | bit(SlotType::place);
   return m;
 }
 
 }  // namespace
+
+bool completeSlots(const IntentSpec& spec, IntentMatch& out) noexcept {
+  // Derived slots: the value of an expression, rounded as the output reports it.
+  for (size_t s = 0; s < spec.slots.size(); ++s) {
+    const SlotSpec& ss = spec.slots[s];
+    if (ss.type != SlotType::result || ss.source < 0) continue;
+    const FilledSlot* src = out.slot(spec.slots[static_cast<size_t>(ss.source)].name);
+    if (src == nullptr || out.slotCount >= IntentMatch::kMaxSlots) continue;
+    const auto r = evaluateExpression(src->value.view());
+    if (!r.ok()) return false;
+    FilledSlot& fs = out.slots[out.slotCount++];
+    fs.name = ss.name;
+    setSlotNumber(fs.value, roundResult(*r));
+  }
+  // Slots in declaration order, for stable output.
+  std::sort(out.slots.begin(), out.slots.begin() + static_cast<std::ptrdiff_t>(out.slotCount),
+            [&spec](const FilledSlot& a, const FilledSlot& b) {
+              auto index = [&spec](std::string_view name) {
+                for (size_t k = 0; k < spec.slots.size(); ++k) {
+                  if (spec.slots[k].name == name) return k;
+                }
+                return spec.slots.size();
+              };
+              return index(a.name) < index(b.name);
+            });
+  return true;
+}
 
 const FilledSlot* IntentMatch::slot(std::string_view slotName) const noexcept {
   for (size_t i = 0; i < slotCount; ++i) {
@@ -240,52 +178,7 @@ bool Matcher::isDeterminer(int cls) const noexcept {
 bool Matcher::slotParses(SlotType type, MatchWorkspace& ws, size_t start, size_t len) const noexcept {
   auto& cached = ws.slotCache_[static_cast<size_t>(type)][start][len - 1];
   if (cached != 0) return cached == 1;
-  const Tokens t = ws.utterance_.view().subspan(start, len);
-  bool ok = false;
-  switch (type) {
-    case SlotType::duration: {
-      int s = 0;
-      ok = parseDuration(t, s);
-      break;
-    }
-    case SlotType::time: {
-      ClockTime c;
-      ok = parseClockTime(t, c);
-      break;
-    }
-    case SlotType::day:
-    case SlotType::forecastDay: {
-      std::string_view d;
-      ok = parseDay(t, type == SlotType::day ? DayWords::calendar : DayWords::forecast, d);
-      break;
-    }
-    case SlotType::level: {
-      int l = 0;
-      ok = parseLevel(t, l);
-      break;
-    }
-    case SlotType::number: {
-      double v = 0.0;
-      NumberOptions opt;
-      opt.sign = true;
-      opt.articleIsOne = true;
-      ok = parseNumber(t, v, opt);
-      break;
-    }
-    case SlotType::unit: {
-      Unit u;
-      ok = parseUnit(t, u);
-      break;
-    }
-    case SlotType::label: ok = parseLabel(t); break;
-    case SlotType::place: ok = parsePlace(t); break;
-    case SlotType::expression: {
-      CanonicalExpression e;
-      ok = parseSpokenExpression(t, e) && evaluateExpression(e.view()).ok();
-      break;
-    }
-    case SlotType::result: ok = false; break;
-  }
+  const bool ok = parseSlotValue(type, ws.utterance_.view().subspan(start, len), nullptr);
   cached = ok ? 1 : 2;
   return ok;
 }
@@ -358,90 +251,14 @@ bool Matcher::fill(const Pattern& p, MatchWorkspace& ws, size_t n, IntentMatch& 
         const Tokens t = ws.utterance_.view().subspan(step.j, j - step.j);
         FilledSlot& fs = out.slots[out.slotCount++];
         fs.name = spec.slots[static_cast<size_t>(e.slot)].name;
-        SlotValue& v = fs.value;
-        switch (e.type) {
-          case SlotType::duration: {
-            int s = 0;
-            parseDuration(t, s);
-            setNumber(v, s);
-            break;
-          }
-          case SlotType::time: {
-            ClockTime c;
-            parseClockTime(t, c);
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "%02d:%02d", c.hour, c.minute);
-            setText(v, buf);
-            break;
-          }
-          case SlotType::day:
-          case SlotType::forecastDay: {
-            std::string_view d;
-            parseDay(t, e.type == SlotType::day ? DayWords::calendar : DayWords::forecast, d);
-            setText(v, d);
-            break;
-          }
-          case SlotType::level: {
-            int l = 0;
-            parseLevel(t, l);
-            setNumber(v, l);
-            break;
-          }
-          case SlotType::number: {
-            double x = 0.0;
-            NumberOptions opt;
-            opt.sign = true;
-            opt.articleIsOne = true;
-            parseNumber(t, x, opt);
-            setNumber(v, x);
-            break;
-          }
-          case SlotType::unit: {
-            Unit u = Unit::m;
-            parseUnit(t, u);
-            setText(v, unitCode(u));
-            break;
-          }
-          case SlotType::label:
-          case SlotType::place: setJoined(v, t); break;
-          case SlotType::expression: {
-            CanonicalExpression ce;
-            parseSpokenExpression(t, ce);
-            setText(v, ce.view());
-            break;
-          }
-          case SlotType::result: break;
-        }
+        parseSlotValue(e.type, t, &fs.value);
       }
     }
     if (step.kind == 0) break;
     i = step.i;
     j = step.j;
   }
-  // Derived slots: the value of an expression, rounded as the output reports it.
-  for (size_t s = 0; s < spec.slots.size(); ++s) {
-    const SlotSpec& ss = spec.slots[s];
-    if (ss.type != SlotType::result || ss.source < 0) continue;
-    const FilledSlot* src = out.slot(spec.slots[static_cast<size_t>(ss.source)].name);
-    if (src == nullptr || out.slotCount >= IntentMatch::kMaxSlots) continue;
-    const auto r = evaluateExpression(src->value.view());
-    if (!r.ok()) return false;
-    FilledSlot& fs = out.slots[out.slotCount++];
-    fs.name = ss.name;
-    setNumber(fs.value, roundResult(*r));
-  }
-  // Slots in declaration order, for stable output.
-  std::sort(out.slots.begin(), out.slots.begin() + static_cast<std::ptrdiff_t>(out.slotCount),
-            [&spec](const FilledSlot& a, const FilledSlot& b) {
-              auto index = [&spec](std::string_view name) {
-                for (size_t k = 0; k < spec.slots.size(); ++k) {
-                  if (spec.slots[k].name == name) return k;
-                }
-                return spec.slots.size();
-              };
-              return index(a.name) < index(b.name);
-            });
-  return true;
+  return completeSlots(spec, out);
 }
 
 void Matcher::match(std::string_view text, MatchWorkspace& ws, IntentMatch& out) const noexcept {
@@ -452,6 +269,8 @@ void Matcher::match(std::string_view text, MatchWorkspace& ws, IntentMatch& out)
   out.pattern = -1;
   out.cost = 0.0;
   out.confidence = 1.0;
+  out.source = "rules";
+  out.openRequest = false;
   const size_t n = ws.utterance_.count;
   // Long or empty input is never a command.
   if (n == 0 || ws.utterance_.truncated || n > MatchWorkspace::kMaxTokens - 1) return;
@@ -467,7 +286,10 @@ void Matcher::match(std::string_view text, MatchWorkspace& ws, IntentMatch& out)
     for (size_t k = 0; k < prefix.size() && same; ++k) {
       same = canonicalHomophone(ws.utterance_.tokens[k]) == canonicalHomophone(prefix[k]);
     }
-    if (same) return;
+    if (same) {
+      out.openRequest = true;
+      return;
+    }
   }
   for (auto& perType : ws.slotCache_) {
     for (size_t j = 0; j < n; ++j) perType[j].fill(0);
@@ -579,6 +401,8 @@ std::string toJson(std::string_view text, const IntentMatch& m) {
   std::snprintf(conf, sizeof conf, "%.3f", m.confidence);
   s += "},\"confidence\":";
   s += conf;
+  s += ",\"source\":";
+  appendJsonString(s, m.source);
   s += '}';
   return s;
 }

@@ -38,6 +38,10 @@ struct IntentMatch {
   double confidence = 0.0;        // of the intent; for "none", how sure no phrasing applies
   std::array<FilledSlot, kMaxSlots> slots{};
   std::size_t slotCount = 0;
+  // What decided: "rules" (a catalogue phrasing aligned) or "model" (the trained classifier and tagger, when no
+  // phrasing did). Static strings.
+  std::string_view source = "rules";
+  bool openRequest = false;       // a <reject> opening matched: an open request, whatever a model thinks
   int pattern = -1;               // index of the winning pattern (diagnostics)
   double cost = 0.0;              // its alignment cost (diagnostics)
 
@@ -100,8 +104,12 @@ class Matcher {
   std::array<int, 8> determiners_{};  // classes of a, the, my, this, that, your, some, its
 };
 
+// After the slots a phrasing or a tagger read: adds the derived slots (an expression's result) and puts the slots in
+// declaration order. False when a derived value cannot be computed (the match must then be dropped). No allocation.
+bool completeSlots(const IntentSpec& spec, IntentMatch& out) noexcept;
+
 // Writes one match as the CLI's JSON line (without newline): {"text":...,"intent":...,"slots":{...},
-// "confidence":...}. Allocates (std::string); for the CLI and tools, not the hot path.
+// "confidence":...,"source":...}. Allocates (std::string); for the CLI and tools, not the hot path.
 std::string toJson(std::string_view text, const IntentMatch& m);
 
 }  // namespace sotto::intents

@@ -147,7 +147,7 @@ TEST_F(MatcherTest, JsonLine) {
   run("set a tea timer for 90 seconds");
   EXPECT_EQ(si::toJson("set a tea timer for 90 seconds", m_),
             "{\"text\":\"set a tea timer for 90 seconds\",\"intent\":\"timer.set\",\"slots\":"
-            "{\"duration_seconds\":90,\"name\":\"tea\"},\"confidence\":1.000}");
+            "{\"duration_seconds\":90,\"name\":\"tea\"},\"confidence\":1.000,\"source\":\"rules\"}");
   run("say \"hi\"");
   EXPECT_EQ(si::toJson("say \"hi\"", m_).rfind("{\"text\":\"say \\\"hi\\\"\",\"intent\":\"none\",\"slots\":{}", 0), 0u);
   run("what is 30.5 plus 17.25");

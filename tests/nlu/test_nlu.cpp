@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// The understanding model on the shipped catalogue, trained in the test on a few hundred generated lines whose
+// phrasings the catalogue does not have.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/intents/catalogue.h"
+#include "engine/intents/matcher.h"
+#include "engine/nlu/model.h"
+#include "engine/nlu/trainer.h"
+#include "engine/nlu/understand.h"
+#include "tests/support/alloc_counter.h"
+
+namespace si = sotto::intents;
+namespace sn = sotto::nlu;
+
+namespace {
+
+std::string jsonLine(const std::string& text, const std::string& intent, const std::string& slot = {},
+                     const std::string& value = {}) {
+  std::string s = "{\"text\": \"" + text + "\", \"intent\": \"" + intent + "\", \"slot_spans\": [";
+  if (!slot.empty()) {
+    const size_t at = text.rfind(value);
+    s += "{\"start\": " + std::to_string(at) + ", \"end\": " + std::to_string(at + value.size()) + ", \"slot\": \"" +
+         slot + "\"}";
+  }
+  return s + "]}\n";
+}
+
+// Phrasings the catalogue does not cover, with openings and endings people add.
+std::string trainingLines() {
+  const std::vector<std::string> pre = {"", "hey ", "um "}, post = {"", " please", " thanks"};
+  const std::vector<std::string> up = {"i can barely hear you", "crank it up a bit", "boost the sound",
+                                       "pump up the music", "bump the sound up"};
+  const std::vector<std::string> down = {"that is way too loud", "tone it down", "dial the sound back",
+                                         "my ears hurt tone it down", "hush the music a little"};
+  const std::vector<std::string> open = {"what is the tallest mountain", "tell me something funny",
+                                         "how are volcanoes formed", "who painted the mona lisa",
+                                         "give me a recipe for soup", "what do cats eat", "recommend a good book",
+                                         "is coffee bad for you", "what makes the sound of thunder"};
+  const std::vector<std::string> durations = {"five minutes", "ten seconds", "two hours", "twenty minutes",
+                                              "ninety seconds", "three minutes", "an hour"};
+  std::string out;
+  for (const auto& p : pre) {
+    for (const auto& q : post) {
+      for (const auto& u : up) out += jsonLine(p + u + q, "volume.up");
+      for (const auto& d : down) out += jsonLine(p + d + q, "volume.down");
+      for (const auto& o : open) out += jsonLine(p + o + q, "none");
+      for (const auto& d : durations) {
+        out += jsonLine(p + "kick off a countdown of " + d + q, "timer.set", "duration_seconds", d);
+        out += jsonLine(p + "start a countdown lasting " + d + q, "timer.set", "duration_seconds", d);
+      }
+    }
+  }
+  return out;
+}
+
+class NluTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto cat = si::Catalogue::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml");
+    ASSERT_TRUE(cat.ok()) << cat.error().message;
+    matcher_ = new si::Matcher(std::move(*cat));
+    std::istringstream in(trainingLines());
+    sn::TrainOptions opt;
+    opt.intentBits = 12;
+    opt.tagBits = 13;
+    opt.epochs = 12;
+    opt.holdout = 0.1;
+    opt.maxFalseIntent = 0.05;
+    opt.note = "test";
+    auto m = sn::trainModel(matcher_->catalogue(), in, opt, report_);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    model_ = m->release();
+  }
+  static void TearDownTestSuite() {
+    delete model_;
+    delete matcher_;
+  }
+  // "intent slot=value ... [source]".
+  static std::string run(const sn::Understander& u, const std::string& text) {
+    static sn::UnderstandWorkspace ws;
+    si::IntentMatch m;
+    u.understand(text, ws, m);
+    std::string s(m.name);
+    for (size_t i = 0; i < m.slotCount; ++i) {
+      const auto& v = m.slots[i].value;
+      s += " " + std::string(m.slots[i].name) + "=";
+      if (v.kind == si::SlotValue::Kind::text) {
+        s += v.view();
+      } else {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v.number);
+        s += buf;
+      }
+    }
+    return s + " [" + std::string(m.source) + "]";
+  }
+  static si::Matcher* matcher_;
+  static sn::NluModel* model_;
+  static sn::TrainReport report_;
+};
+si::Matcher* NluTest::matcher_ = nullptr;
+sn::NluModel* NluTest::model_ = nullptr;
+sn::TrainReport NluTest::report_;
+
+TEST_F(NluTest, TrainingReportsHeldOutFigures) {
+  EXPECT_GT(report_.trained, 240u);
+  EXPECT_GT(report_.heldOut, 10u);
+  EXPECT_EQ(report_.spansUnaligned, 0u);
+  EXPECT_GE(report_.intentAccuracy, 0.9) << report_.text();
+  EXPECT_GE(report_.tagAccuracy, 0.9) << report_.text();
+  EXPECT_NE(report_.text().find("volume.up"), std::string::npos);
+}
+
+TEST_F(NluTest, TheModelAnswersPhrasingsTheCatalogueLacks) {
+  auto rules = sn::Understander::create(*matcher_, nullptr);
+  auto both = sn::Understander::create(*matcher_, model_);
+  ASSERT_TRUE(rules.ok() && both.ok());
+  // The catalogue alone does not know these; the model generalizes to combinations it was not trained on.
+  EXPECT_EQ(run(*rules, "boost the music please"), "none [rules]");
+  EXPECT_EQ(run(*both, "boost the music please"), "volume.up [model]");
+  EXPECT_EQ(run(*both, "um tone the sound down"), "volume.down [model]");
+  // Slot values come from the catalogue's parsers: a duration the training never had.
+  EXPECT_EQ(run(*both, "kick off a countdown of four minutes"), "timer.set duration_seconds=240 [model]");
+  EXPECT_EQ(run(*both, "kick off a countdown of an hour and a half"), "timer.set duration_seconds=5400 [model]");
+  EXPECT_EQ(run(*both, "what is the deepest lake"), "none [rules]");
+}
+
+TEST_F(NluTest, RulesComeFirstAndGuardsHold) {
+  auto both = sn::Understander::create(*matcher_, model_);
+  ASSERT_TRUE(both.ok());
+  // A catalogue phrasing stays with the rules.
+  EXPECT_EQ(run(*both, "set a timer for five minutes"), "timer.set duration_seconds=300 [rules]");
+  // An open-request opening is never a command, whatever the model thinks of the words after it.
+  EXPECT_EQ(run(*both, "how do i boost the sound on my tv"), "none [rules]");
+  // A required slot the tagger cannot fill: no command (the model alone must not set a timer of no length).
+  EXPECT_EQ(run(*both, "kick off a countdown"), "none [rules]");
+}
+
+TEST_F(NluTest, FileRoundTripGivesTheSameAnswers) {
+  const std::vector<std::uint8_t> bytes = model_->serialize();
+  auto again = sn::NluModel::parse(bytes, "memory");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ((*again)->serialize(), bytes);
+  EXPECT_EQ((*again)->intents(), model_->intents());
+  EXPECT_EQ((*again)->slots(), model_->slots());
+  EXPECT_FLOAT_EQ((*again)->threshold(), model_->threshold());
+  auto a = sn::Understander::create(*matcher_, model_);
+  auto b = sn::Understander::create(*matcher_, again->get());
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (const char* t : {"boost the music please", "kick off a countdown of four minutes", "what do dogs eat"}) {
+    EXPECT_EQ(run(*a, t), run(*b, t)) << t;
+  }
+  const std::string path = ::testing::TempDir() + "/test.nlu";
+  ASSERT_TRUE(model_->saveFile(path).ok());
+  auto loaded = sn::NluModel::loadFile(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ((*loaded)->serialize(), bytes);
+  std::remove(path.c_str());
+}
+
+TEST_F(NluTest, DamagedFilesAreRefusedWithTheReason) {
+  const std::vector<std::uint8_t> good = model_->serialize();
+  // One flipped bit anywhere: the checksum catches it.
+  for (size_t at : {size_t{12}, good.size() / 2, good.size() - 1}) {
+    auto bad = good;
+    bad[at] ^= 0x10;
+    auto r = sn::NluModel::parse(bad, "bad.nlu");
+    ASSERT_FALSE(r.ok()) << at;
+    EXPECT_EQ(r.error().code, sotto::Errc::corrupt);
+    EXPECT_NE(r.error().message.find("bad.nlu"), std::string::npos) << r.error().message;
+  }
+  // Truncated, empty, another file type.
+  auto cut = sn::NluModel::parse(std::span(good).first(good.size() - 40), "cut.nlu");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.error().code, sotto::Errc::corrupt);
+  EXPECT_FALSE(sn::NluModel::parse({}, "empty.nlu").ok());
+  const std::string text = "<catalogue version=\"1\"/> and more text to pass the size check";
+  EXPECT_FALSE(sn::NluModel::parse(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), "x").ok());
+  // Another format version is named as such, not as damage.
+  auto v2 = good;
+  v2[8] = 2;
+  auto r = sn::NluModel::parse(v2, "v2.nlu");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, sotto::Errc::unsupported);
+  auto missing = sn::NluModel::loadFile(::testing::TempDir() + "/no-such.nlu");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, sotto::Errc::not_found);
+}
+
+TEST_F(NluTest, AModelForAnotherCatalogueIsRefused) {
+  // The same catalogue without volume.up: the model's intent is unknown there.
+  std::ifstream in(std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string xml = ss.str();
+  const size_t a = xml.find("<intent name=\"volume.up\">");
+  const size_t b = xml.find("</intent>", a);
+  ASSERT_NE(a, std::string::npos);
+  xml.erase(a, b + 9 - a);
+  auto cat = si::Catalogue::parse(xml, "smaller.xml");
+  ASSERT_TRUE(cat.ok()) << cat.error().message;
+  const si::Matcher smaller(std::move(*cat));
+  auto u = sn::Understander::create(smaller, model_);
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.error().message.find("volume.up"), std::string::npos) << u.error().message;
+}
+
+TEST_F(NluTest, TrainingErrorsNameTheLine) {
+  sn::TrainReport r;
+  std::istringstream bad(jsonLine("turn it up", "volume.up") + "{\"text\": \"x\"\n");
+  auto m = sn::trainModel(matcher_->catalogue(), bad, {}, r);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("line 2"), std::string::npos) << m.error().message;
+  std::istringstream unknown(jsonLine("order a pizza", "food.order"));
+  m = sn::trainModel(matcher_->catalogue(), unknown, {}, r);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("food.order"), std::string::npos) << m.error().message;
+  std::istringstream empty("");
+  m = sn::trainModel(matcher_->catalogue(), empty, {}, r);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, sotto::Errc::invalid_argument);
+}
+
+TEST_F(NluTest, NoAllocationPerUtterance) {
+  if (!sotto::test::AllocCounter::supported()) GTEST_SKIP() << "allocation counting unsupported in this build";
+  auto both = sn::Understander::create(*matcher_, model_);
+  ASSERT_TRUE(both.ok());
+  auto ws = std::make_unique<sn::UnderstandWorkspace>();
+  si::IntentMatch m;
+  const char* lines[] = {"boost the music please", "kick off a countdown of four minutes", "what do dogs eat",
+                         "set a timer for five minutes", "how do i boost the sound"};
+  both->understand(lines[0], *ws, m);
+  const sotto::test::NoAllocScope scope;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (const char* l : lines) both->understand(l, *ws, m);
+  }
+  EXPECT_EQ(scope.allocations(), 0u);
+}
+
+}  // namespace
