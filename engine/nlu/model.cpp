@@ -1,114 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The .nlu model: file reading and writing with a checksum, and the two layers' inference.
+// The intent and slot model: its file fields and its inference.
 #include "engine/nlu/model.h"
 
-#include <sodium.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <limits>
+
+#include "engine/nlu/model_file.h"
 
 namespace sotto::nlu {
 namespace {
 
-constexpr char kMagic[8] = {'S', 'O', 'T', 'T', 'O', 'N', 'L', 'U'};
-constexpr std::size_t kSumBytes = crypto_generichash_BYTES;  // 32
-constexpr unsigned kMaxBits = 22;
+constexpr char kMagic[9] = "SOTTONLU";
 constexpr std::size_t kMaxNames = 60;  // intents or slots: the workspace's class capacity bounds both
-
-class Writer {
- public:
-  void bytes(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::uint8_t*>(p);
-    out_.insert(out_.end(), b, b + n);
-  }
-  void u32(std::uint32_t v) {
-    std::uint8_t b[4] = {static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8),
-                         static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 24)};
-    bytes(b, 4);
-  }
-  void f32(float f) {
-    std::uint32_t v = 0;
-    std::memcpy(&v, &f, 4);
-    u32(v);
-  }
-  void str(std::string_view s) {
-    u32(static_cast<std::uint32_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-  std::vector<std::uint8_t>& out() { return out_; }
-
- private:
-  std::vector<std::uint8_t> out_;
-};
-
-class Reader {
- public:
-  explicit Reader(std::span<const std::uint8_t> b) : b_(b) {}
-  bool u32(std::uint32_t& v) {
-    if (b_.size() - p_ < 4) return fail();
-    v = static_cast<std::uint32_t>(b_[p_]) | static_cast<std::uint32_t>(b_[p_ + 1]) << 8 |
-        static_cast<std::uint32_t>(b_[p_ + 2]) << 16 | static_cast<std::uint32_t>(b_[p_ + 3]) << 24;
-    p_ += 4;
-    return true;
-  }
-  bool f32(float& f) {
-    std::uint32_t v = 0;
-    if (!u32(v)) return false;
-    std::memcpy(&f, &v, 4);
-    return std::isfinite(f) || fail();
-  }
-  bool str(std::string& s, std::size_t max) {
-    std::uint32_t n = 0;
-    if (!u32(n) || n > max || b_.size() - p_ < n) return fail();
-    s.assign(reinterpret_cast<const char*>(b_.data() + p_), n);
-    p_ += n;
-    return true;
-  }
-  bool bytes(void* dst, std::size_t n) {
-    if (b_.size() - p_ < n) return fail();
-    std::memcpy(dst, b_.data() + p_, n);
-    p_ += n;
-    return true;
-  }
-  std::size_t left() const { return b_.size() - p_; }
-  bool failed() const { return failed_; }
-
- private:
-  bool fail() {
-    failed_ = true;
-    return false;
-  }
-  std::span<const std::uint8_t> b_;
-  std::size_t p_ = 0;
-  bool failed_ = false;
-};
-
-bool sodiumReady() {
-  static const bool ok = sodium_init() >= 0;
-  return ok;
-}
-
-void writeLayer(Writer& w, const LinearLayer& l, std::span<const float> bias, std::span<const float> scale,
-                std::span<const std::int8_t> q) {
-  w.u32(l.bits());
-  w.u32(static_cast<std::uint32_t>(l.classes()));
-  for (float b : bias) w.f32(b);
-  std::uint32_t used = 0;
-  for (float s : scale) used += s != 0.0f;
-  w.u32(used);
-  for (std::size_t r = 0; r < scale.size(); ++r) {
-    if (scale[r] == 0.0f) continue;
-    w.u32(static_cast<std::uint32_t>(r));
-    w.f32(scale[r]);
-    w.bytes(q.data() + r * l.classes(), l.classes());
-  }
-}
 
 bool validName(std::string_view s) {
   if (s.empty() || s.size() > 64) return false;
@@ -119,46 +23,11 @@ bool validName(std::string_view s) {
 
 }  // namespace
 
-LinearLayer::LinearLayer(unsigned bits, std::size_t classes)
-    : bits_(bits), classes_(classes), bias_(classes, 0.0f), scale_(std::size_t{1} << bits, 0.0f),
-      q_((std::size_t{1} << bits) * classes, 0) {}
-
-void LinearLayer::scores(std::span<const Feature> features, float* out) const noexcept {
-  for (std::size_t c = 0; c < classes_; ++c) out[c] = bias_[c];
-  for (const Feature& f : features) {
-    const float s = scale_[f.index];
-    if (s == 0.0f) continue;
-    const float k = s * f.value;
-    const std::int8_t* row = q_.data() + static_cast<std::size_t>(f.index) * classes_;
-    for (std::size_t c = 0; c < classes_; ++c) out[c] += k * static_cast<float>(row[c]);
-  }
-}
-
-void LinearLayer::setWeights(std::span<const float> weights, std::span<const float> bias) {
-  std::copy(bias.begin(), bias.end(), bias_.begin());
-  for (std::size_t r = 0; r < rows(); ++r) {
-    const float* row = weights.data() + r * classes_;
-    float m = 0.0f;
-    for (std::size_t c = 0; c < classes_; ++c) m = std::max(m, std::fabs(row[c]));
-    // Rows whose weights all round to nothing are dropped from the file.
-    if (m < 1e-6f) {
-      scale_[r] = 0.0f;
-      std::fill_n(q_.data() + r * classes_, classes_, std::int8_t{0});
-      continue;
-    }
-    scale_[r] = m / 127.0f;
-    for (std::size_t c = 0; c < classes_; ++c) {
-      q_[r * classes_ + c] = static_cast<std::int8_t>(std::lround(row[c] / scale_[r]));
-    }
-  }
-}
-
-void softmax(float* v, std::size_t n) noexcept {
-  if (n == 0) return;
-  const float m = *std::max_element(v, v + n);
-  float sum = 0.0f;
-  for (std::size_t i = 0; i < n; ++i) sum += (v[i] = std::exp(v[i] - m));
-  for (std::size_t i = 0; i < n; ++i) v[i] /= sum;
+std::string modelPathFor(const std::string& cataloguePath) {
+  const std::size_t slash = cataloguePath.rfind('/');
+  const std::size_t dot = cataloguePath.rfind('.');
+  const bool hasExt = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (hasExt ? cataloguePath.substr(0, dot) : cataloguePath) + ".nlu";
 }
 
 NluModel::NluModel(std::vector<std::string> intents, std::vector<std::string> slots, LinearLayer intentLayer,
@@ -167,78 +36,32 @@ NluModel::NluModel(std::vector<std::string> intents, std::vector<std::string> sl
       tagLayer_(std::move(tagLayer)), threshold_(threshold), note_(std::move(note)) {}
 
 std::vector<std::uint8_t> NluModel::serialize() const {
-  Writer w;
-  w.bytes(kMagic, sizeof kMagic);
-  w.u32(kModelFormatVersion);
+  ModelWriter w(kMagic, kModelFormatVersion);
   w.str(note_);
   w.u32(static_cast<std::uint32_t>(intents_.size()));
   for (const auto& s : intents_) w.str(s);
   w.u32(static_cast<std::uint32_t>(slots_.size()));
   for (const auto& s : slots_) w.str(s);
   w.f32(threshold_);
-  writeLayer(w, intentLayer_, intentLayer_.bias_, intentLayer_.scale_, intentLayer_.q_);
-  writeLayer(w, tagLayer_, tagLayer_.bias_, tagLayer_.scale_, tagLayer_.q_);
-  auto& out = w.out();
-  std::uint8_t sum[kSumBytes];
-  (void)sodiumReady();
-  crypto_generichash(sum, sizeof sum, out.data(), out.size(), nullptr, 0);
-  out.insert(out.end(), sum, sum + sizeof sum);
-  return std::move(out);
+  w.layer(intentLayer_);
+  w.layer(tagLayer_);
+  return w.seal();
 }
 
-Status NluModel::saveFile(const std::string& path) const {
-  const std::vector<std::uint8_t> bytes = serialize();
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return makeError(Errc::io, "cannot write " + tmp + ": " + std::strerror(errno));
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool flushed = std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !flushed || !closed) {
-    std::remove(tmp.c_str());
-    return makeError(Errc::io, "cannot write " + tmp + " (disk full?)");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return makeError(Errc::io, "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
-  }
-  return {};
-}
+Status NluModel::saveFile(const std::string& path) const { return writeModelFile(path, serialize()); }
 
 Result<std::unique_ptr<NluModel>> NluModel::loadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(errno == ENOENT ? Errc::not_found : Errc::io, "cannot open understanding model " + path);
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  if (size < 0 || static_cast<std::uint64_t>(size) > kMaxModelBytes) {
-    return makeError(Errc::corrupt, path + ": not an understanding model (size " + std::to_string(size) + ")");
-  }
-  in.seekg(0);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return makeError(Errc::io, "cannot read " + path);
-  return parse(bytes, path);
+  auto bytes = readModelFile(path);
+  if (!bytes) return std::move(bytes).error();
+  return parse(*bytes, path);
 }
 
 Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> bytes, std::string_view name) {
+  auto opened = ModelReader::open(bytes, kMagic, kModelFormatVersion, name);
+  if (!opened) return std::move(opened).error();
+  ModelReader& r = *opened;
   const std::string where(name);
   auto corrupt = [&where](const std::string& what) { return makeError(Errc::corrupt, where + ": " + what); };
-  if (bytes.size() < sizeof kMagic + 4 + kSumBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-    return corrupt("not an understanding model (no SOTTONLU header)");
-  }
-  const std::span<const std::uint8_t> body = bytes.first(bytes.size() - kSumBytes);
-  std::uint8_t sum[kSumBytes];
-  (void)sodiumReady();
-  crypto_generichash(sum, sizeof sum, body.data(), body.size(), nullptr, 0);
-  Reader r(body.subspan(sizeof kMagic));
-  std::uint32_t version = 0;
-  r.u32(version);
-  if (version != kModelFormatVersion) {
-    return makeError(Errc::unsupported, where + ": model format " + std::to_string(version) + ", this build reads " +
-                                            std::to_string(kModelFormatVersion) + " (retrain: sotto nlu train)");
-  }
-  if (sodium_memcmp(sum, bytes.data() + body.size(), kSumBytes) != 0) {
-    return corrupt("checksum mismatch (the file is damaged or truncated)");
-  }
   std::string note;
   std::vector<std::string> intents, slots;
   std::uint32_t n = 0;
@@ -256,35 +79,11 @@ Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> 
   }
   float threshold = 0.0f;
   if (!r.f32(threshold) || threshold < 0.0f || threshold > 1.0f) return corrupt("bad threshold");
-  LinearLayer layers[2];
-  const std::size_t expected[2] = {intents.size(), 1 + 2 * slots.size()};
-  for (int k = 0; k < 2; ++k) {
-    std::uint32_t bits = 0, classes = 0, used = 0;
-    if (!r.u32(bits) || !r.u32(classes) || bits < 4 || bits > kMaxBits || classes != expected[k]) {
-      return corrupt(k == 0 ? "bad intent layer shape" : "bad tagger layer shape");
-    }
-    LinearLayer l(bits, classes);
-    for (auto& b : l.bias_) {
-      if (!r.f32(b)) return corrupt("truncated biases");
-    }
-    if (!r.u32(used) || used > l.rows() || static_cast<std::uint64_t>(used) * (8 + classes) > r.left()) {
-      return corrupt("bad row count");
-    }
-    std::uint32_t last = 0;
-    for (std::uint32_t i = 0; i < used; ++i) {
-      std::uint32_t row = 0;
-      float scale = 0.0f;
-      if (!r.u32(row) || row >= l.rows() || (i > 0 && row <= last) || !r.f32(scale) || !(scale > 0.0f) ||
-          !r.bytes(l.q_.data() + static_cast<std::size_t>(row) * classes, classes)) {
-        return corrupt("bad weight row");
-      }
-      l.scale_[row] = scale;
-      last = row;
-    }
-    layers[k] = std::move(l);
-  }
-  if (r.left() != 0) return corrupt("trailing bytes");
-  return std::make_unique<NluModel>(std::move(intents), std::move(slots), std::move(layers[0]), std::move(layers[1]),
+  LinearLayer intentLayer, tagLayer;
+  if (!r.layer(intentLayer, intents.size())) return corrupt("bad intent layer");
+  if (!r.layer(tagLayer, 1 + 2 * slots.size())) return corrupt("bad tagger layer");
+  if (!r.atEnd()) return corrupt("trailing bytes");
+  return std::make_unique<NluModel>(std::move(intents), std::move(slots), std::move(intentLayer), std::move(tagLayer),
                                     threshold, std::move(note));
 }
 

@@ -2,9 +2,8 @@
 // The trained understanding model (a .nlu file): an intent classifier over hashed sentence features and a slot
 // tagger over hashed word features, both linear with softmax outputs, int8 weights with one scale per row.
 //
-// File (little-endian): "SOTTONLU", u32 format version, then the training note, the intent names ("none"
-// first), the slot names, the acceptance threshold, the two layers (rows as 2^bits, classes, biases, then the
-// non-zero rows: u32 row, f32 scale, int8 weights), and a BLAKE2b-256 of everything before it (libsodium).
+// File (model_file.h's container, magic "SOTTONLU"): the training note, the intent names ("none" first), the slot
+// names, the acceptance threshold, the intent layer, the tag layer.
 #pragma once
 
 #include <cstddef>
@@ -16,44 +15,15 @@
 #include <vector>
 
 #include "engine/nlu/features.h"
+#include "engine/nlu/linear.h"
 #include "sotto/hal/result.h"
 
 namespace sotto::nlu {
 
 inline constexpr std::uint32_t kModelFormatVersion = 1;
-// Where an installed system keeps the model trained for its catalogue (config/intents.nlu in the source tree).
-inline constexpr const char* kDefaultModelPath = "/etc/sotto/intents.nlu";
-// A model is a few MiB; anything far larger is not one of ours.
-inline constexpr std::size_t kMaxModelBytes = 64u << 20;
-
-// One linear softmax layer over hashed features. Threads: read-only after load, any number of readers.
-class LinearLayer {
- public:
-  LinearLayer() = default;
-  LinearLayer(unsigned bits, std::size_t classes);
-
-  unsigned bits() const noexcept { return bits_; }
-  std::size_t rows() const noexcept { return std::size_t{1} << bits_; }
-  std::size_t classes() const noexcept { return classes_; }
-  std::uint32_t rowMask() const noexcept { return static_cast<std::uint32_t>(rows() - 1); }
-
-  // scores[c] = bias[c] + sum value * weight[row][c]; then softmax in place when probabilities is set.
-  // scores must hold classes() floats. No allocation.
-  void scores(std::span<const Feature> features, float* scores) const noexcept;
-
-  // Trainer side: quantizes float weights (rows x classes, row-major) and biases into this layer.
-  void setWeights(std::span<const float> weights, std::span<const float> bias);
-
- private:
-  friend class NluModel;
-  unsigned bits_ = 0;
-  std::size_t classes_ = 0;
-  std::vector<float> bias_;
-  std::vector<float> scale_;       // per row; 0 = the row is all zero
-  std::vector<std::int8_t> q_;     // rows x classes
-};
-
-void softmax(float* values, std::size_t n) noexcept;
+// The model trained for a catalogue lives beside it: /etc/sotto/intents.xml -> /etc/sotto/intents.nlu (and
+// config/intents.nlu in the source tree), so a firmware image that replaces one replaces both. Any thread.
+std::string modelPathFor(const std::string& cataloguePath);
 
 // Scratch for one utterance (features and per-word tag scores): callers keep one per thread.
 struct NluWorkspace {

@@ -48,40 +48,9 @@ std::vector<std::string_view> views(const std::vector<std::string>& words) {
   return {words.begin(), words.end()};
 }
 
-// AdaGrad on softmax cross-entropy for one example; returns the loss.
-struct Trainer {
-  Trainer(std::size_t rows, std::size_t classCount, float baseRate)
-      : classes(classCount), w(rows * classCount, 0.0f), g(rows * classCount, 0.0f), b(classCount, 0.0f),
-        gb(classCount, 0.0f), rate(baseRate), p(classCount) {}
-  std::size_t classes;
-  std::vector<float> w, g, b, gb;
-  float rate;
-  std::vector<float> p;
-
-  void forward(std::span<const Feature> x) {
-    for (std::size_t c = 0; c < classes; ++c) p[c] = b[c];
-    for (const Feature& f : x) {
-      const float* row = &w[f.index * classes];
-      for (std::size_t c = 0; c < classes; ++c) p[c] += f.value * row[c];
-    }
-    softmax(p.data(), classes);
-  }
-  void step(std::span<const Feature> x, int gold) {
-    forward(x);
-    for (std::size_t c = 0; c < classes; ++c) {
-      const float d = p[c] - (static_cast<int>(c) == gold ? 1.0f : 0.0f);
-      if (d == 0.0f) continue;
-      gb[c] += d * d;
-      b[c] -= rate * d / std::sqrt(gb[c] + 1e-6f);
-      for (const Feature& f : x) {
-        const std::size_t k = f.index * classes + c;
-        const float gr = d * f.value;
-        g[k] += gr * gr;
-        w[k] -= rate * gr / std::sqrt(g[k] + 1e-6f);
-      }
-    }
-  }
-};
+int argmax(const std::vector<float>& p) {
+  return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
+}
 
 std::vector<Feature> copyOf(const FeatureList& l) { return {l.view().begin(), l.view().end()}; }
 
@@ -205,8 +174,8 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
       words[i][k].f = copyOf(*fl);
     }
   }
-  Trainer ti(shapeI.rows(), shapeI.classes(), options.rate);
-  Trainer tt(shapeT.rows(), shapeT.classes(), options.rate);
+  SoftmaxTrainer ti(shapeI.rows(), shapeI.classes(), options.rate);
+  SoftmaxTrainer tt(shapeT.rows(), shapeT.classes(), options.rate);
   std::vector<std::size_t> order(lines.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937 rng(options.seed);
@@ -226,14 +195,14 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (!lines[i].heldOut) continue;
     ti.forward(sentence[i].f);
-    const auto best = static_cast<int>(std::max_element(ti.p.begin(), ti.p.end()) - ti.p.begin());
-    heldPred.emplace_back(ti.p[static_cast<std::size_t>(best)], best);
+    const int best = argmax(ti.probabilities());
+    heldPred.emplace_back(ti.probabilities()[static_cast<std::size_t>(best)], best);
     right += best == lines[i].intent;
     perAll[static_cast<std::size_t>(lines[i].intent)]++;
     perRight[static_cast<std::size_t>(lines[i].intent)] += best == lines[i].intent;
     for (std::size_t k = 0; k < words[i].size(); ++k) {
       tt.forward(words[i][k].f);
-      wordsRight += static_cast<int>(std::max_element(tt.p.begin(), tt.p.end()) - tt.p.begin()) == lines[i].tags[k];
+      wordsRight += argmax(tt.probabilities()) == lines[i].tags[k];
       ++wordsAll;
     }
   }
@@ -268,11 +237,8 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
                   perAll[c] ? static_cast<double>(perRight[c]) / static_cast<double>(perAll[c]) : 0.0, perAll[c]);
     report.perIntent.emplace_back(buf);
   }
-  LinearLayer li(options.intentBits, intentNames.size());
-  li.setWeights(ti.w, ti.b);
-  LinearLayer lt(options.tagBits, 1 + 2 * slotNames.size());
-  lt.setWeights(tt.w, tt.b);
-  return std::make_unique<NluModel>(std::move(intentNames), std::move(slotNames), std::move(li), std::move(lt),
+  return std::make_unique<NluModel>(std::move(intentNames), std::move(slotNames), ti.layer(options.intentBits),
+                                    tt.layer(options.tagBits),
                                     chosen, options.note);
 }
 
