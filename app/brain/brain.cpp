@@ -19,6 +19,8 @@
 #include "engine/intents/clock.h"
 #include "engine/intents/handlers.h"
 #include "engine/intents/matcher.h"
+#include "engine/nlu/model.h"
+#include "engine/nlu/understand.h"
 #include "engine/llm/chat_template.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
@@ -27,6 +29,7 @@
 #include "engine/privacy/audit.h"
 #include "engine/privacy/device_id.h"
 #include "engine/privacy/pii.h"
+#include "engine/privacy/pii_model.h"
 #include "engine/privacy/policy.h"
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
@@ -126,7 +129,9 @@ struct Brain::Impl {
   std::string cloudHost;                      // for the audit log (never credentials)
   std::optional<privacy::PseudonymousId> deviceId;  // the rotating pseudonym the cloud sees
   std::optional<intents::Matcher> matcher;
-  intents::MatchWorkspace matchSpace;
+  std::unique_ptr<nlu::NluModel> understandingModel;  // null: the catalogue's phrasings alone
+  std::optional<nlu::Understander> understander;
+  std::unique_ptr<nlu::UnderstandWorkspace> understandSpace;
   intents::SystemClock clock;
   intents::SystemTimeZone zone;
   std::unique_ptr<intents::IntentHandlers> handlers;
@@ -384,8 +389,8 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
   // 2. Intents: a confident match with a handler that answers.
   intents::IntentMatch match;
   std::optional<intents::HandlerOutcome> handled;
-  if (matcher) {
-    matcher->match(text, matchSpace, match);
+  if (understander) {
+    understander->understand(text, *understandSpace, match);
     in.intent.matched = match.intent >= 0;
     in.intent.confidence = static_cast<float>(match.confidence);
     if (in.intent.matched && handlers) {
@@ -492,7 +497,18 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   impl->mode = overrides.privacy ? *overrides.privacy : static_cast<router::PrivacyMode>(config.privacy);
   const std::string stateDir = overrides.stateDir ? *overrides.stateDir : config.stateDir;
 
-  auto pii = privacy::PiiClassifier::create();
+  const std::string catalogue =
+      overrides.cataloguePath.empty() ? std::string(intents::kDefaultCataloguePath) : overrides.cataloguePath;
+  // The personal-data model lives beside the catalogue (/etc/sotto/pii.nlu); without it the rules alone decide.
+  std::unique_ptr<privacy::PiiModel> piiModel;
+  const std::string piiPath = piiModelPathBeside(catalogue);
+  if (auto m = privacy::PiiModel::loadFile(piiPath)) {
+    piiModel = std::move(*m);
+  } else {
+    impl->warnings.push_back("personal-data model unavailable (the rules alone decide what is private): " +
+                             m.error().message);
+  }
+  auto pii = privacy::PiiClassifier::create(std::move(piiModel));
   if (!pii) return std::move(pii).error();  // no way to tell what may leave: refuse to start
   impl->pii = std::move(*pii);
 
@@ -537,10 +553,25 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
                              k.error().message);
   }
 
-  const std::string catalogue =
-      overrides.cataloguePath.empty() ? std::string(intents::kDefaultCataloguePath) : overrides.cataloguePath;
   if (auto cat = intents::Catalogue::loadFile(catalogue)) {
     impl->matcher.emplace(std::move(*cat));
+    // The trained model answers what the phrasings do not cover; without it intents still work, narrower.
+    const std::string nluPath = nlu::modelPathFor(catalogue);
+    if (auto m = nlu::NluModel::loadFile(nluPath)) {
+      impl->understandingModel = std::move(*m);
+    } else {
+      impl->warnings.push_back("understanding model unavailable (intents from the catalogue's phrasings only): " +
+                               m.error().message);
+    }
+    auto u = nlu::Understander::create(*impl->matcher, impl->understandingModel.get());
+    if (!u) {
+      impl->warnings.push_back("understanding model not used (intents from the catalogue's phrasings only): " +
+                               u.error().message);
+      impl->understandingModel.reset();
+      u = nlu::Understander::create(*impl->matcher, nullptr);
+    }
+    impl->understander.emplace(std::move(*u));
+    impl->understandSpace = std::make_unique<nlu::UnderstandWorkspace>();
     impl->handlers = std::make_unique<intents::IntentHandlers>(intents::IntentHandlers::Options{stateDir},
                                                                impl->clock, impl->zone);
     const intents::StartReport report = impl->handlers->start();
@@ -650,6 +681,11 @@ std::vector<std::string> Brain::dueAnnouncements() {
   if (!next || *next > impl_->clock.nowMs()) return out;
   for (intents::Announcement& a : impl_->handlers->fireDue()) out.push_back(std::move(a.speech));
   return out;
+}
+
+std::string piiModelPathBeside(const std::string& cataloguePath) {
+  const std::size_t slash = cataloguePath.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : cataloguePath.substr(0, slash)) + "/pii.nlu";
 }
 
 std::string defaultCataloguePath() {

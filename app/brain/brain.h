@@ -65,6 +65,8 @@ class AskSink {
 // source tree's (developer builds before `cmake --install`), else "" (Brain::create then uses the installed path
 // and reports intents disabled). Any thread.
 std::string defaultCataloguePath();
+// The personal-data model beside a catalogue: /etc/sotto/intents.xml -> /etc/sotto/pii.nlu. Any thread.
+std::string piiModelPathBeside(const std::string& cataloguePath);
 
 class Brain {
  public:

@@ -21,9 +21,7 @@
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
 #define SOTTO_INTENTS_SOURCE_CATALOGUE ""
 #endif
-#ifndef SOTTO_INTENTS_SOURCE_MODEL
-#define SOTTO_INTENTS_SOURCE_MODEL ""
-#endif
+
 
 namespace sotto::cli {
 namespace {
@@ -47,13 +45,12 @@ void intentUsage(FILE* out) {
                "  --catalogue PATH  the catalogue to load. Default: %s; when that file does not exist\n"
                "                    (a developer build that was not installed) the source tree's\n"
                "                    %s\n"
-               "  --model PATH      the understanding model (sotto nlu train). Default: %s, else the\n"
-               "                    source tree's %s. A missing, damaged or mismatched\n"
-               "                    model is reported and the phrasings alone answer\n"
+               "  --model PATH      the understanding model (sotto nlu train). Default: the catalogue's path\n"
+               "                    with .nlu for .xml. A missing, damaged or mismatched model is reported\n"
+               "                    and the phrasings alone answer\n"
                "  --rules-only      the catalogue's phrasings alone (\"source\":\"rules\" on every line)\n",
                intents::kDefaultCataloguePath,
-               *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)",
-               nlu::kDefaultModelPath, *SOTTO_INTENTS_SOURCE_MODEL ? SOTTO_INTENTS_SOURCE_MODEL : "(none compiled in)");
+               *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
 }
 void printAnnouncements(const std::vector<intents::Announcement>& list, bool json) {
   for (const intents::Announcement& a : list) {
@@ -123,15 +120,11 @@ int cmdIntent(int argc, char** argv) {
   const intents::Matcher matcher(std::move(*cat));
   std::unique_ptr<nlu::NluModel> model;
   if (!rulesOnly) {
-    const bool chosen = !modelPath.empty();
-    if (!chosen) {
-      modelPath = nlu::kDefaultModelPath;
-      if (!exists(modelPath) && *SOTTO_INTENTS_SOURCE_MODEL) modelPath = SOTTO_INTENTS_SOURCE_MODEL;
-    }
+    if (modelPath.empty()) modelPath = nlu::modelPathFor(path);
     auto loaded = nlu::NluModel::loadFile(modelPath);
     if (loaded) {
       model = std::move(*loaded);
-    } else if (chosen || loaded.error().code != Errc::not_found) {
+    } else {
       std::fprintf(stderr, "sotto intent: %s; answering with the catalogue's phrasings alone\n",
                    loaded.error().message.c_str());
     }

@@ -11,6 +11,7 @@
 #include "engine/intents/catalogue.h"
 #include "engine/nlu/model.h"
 #include "engine/nlu/trainer.h"
+#include "engine/privacy/pii_model.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
 #define SOTTO_INTENTS_SOURCE_CATALOGUE ""
@@ -23,12 +24,15 @@ void nluUsage(FILE* out) {
   std::fprintf(out,
                "Usage: sotto nlu train --data FILE.jsonl -o MODEL [--catalogue PATH] [--epochs N] [--seed N]\n"
                "                       [--bits-intent N] [--bits-tag N] [--note TEXT]\n"
+               "       sotto nlu train-pii --data FILE.jsonl -o MODEL [--epochs N] [--seed N] [--bits N]\n"
                "       sotto nlu info MODEL\n"
                "train: the intent classifier and slot tagger for the catalogue (default: the installed one, else the\n"
                "       source tree's) from JSON lines {\"text\",\"intent\",\"slot_spans\":[{\"start\",\"end\",\"slot\"}]}\n"
                "       (bench/nlu/train.sh generates them and runs this); prints the held-out report and writes\n"
                "       MODEL atomically. Exit 1 on a malformed line (its number is printed) or a write failure.\n"
-               "info:  verifies MODEL's checksum and prints its intents, slots, threshold and training note.\n");
+               "train-pii: the personal-data tagger from lines in the data README's PII format; prints held-out\n"
+               "       recall and precision per type at the thresholds it chose (recall first) and writes MODEL.\n"
+               "info:  verifies MODEL's checksum and prints what it holds.\n");
 }
 
 bool exists(const std::string& path) {
@@ -108,6 +112,59 @@ int train(int argc, char** argv) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+int trainPii(int argc, char** argv) {
+  std::string data, out;
+  privacy::PiiTrainOptions opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    unsigned long v = 0;
+    const bool more = i + 1 < argc;
+    if (a == "--data" && more) {
+      data = argv[++i];
+    } else if (a == "-o" && more) {
+      out = argv[++i];
+    } else if (a == "--note" && more) {
+      opt.note = argv[++i];
+    } else if (a == "--epochs" && more && readUnsigned(argv[i + 1], v) && v >= 1 && v <= 100) {
+      opt.epochs = static_cast<int>(v);
+      ++i;
+    } else if (a == "--seed" && more && readUnsigned(argv[i + 1], v)) {
+      opt.seed = static_cast<std::uint32_t>(v);
+      ++i;
+    } else if (a == "--bits" && more && readUnsigned(argv[i + 1], v) && v >= 10 && v <= 20) {
+      opt.bits = static_cast<unsigned>(v);
+      ++i;
+    } else {
+      std::fprintf(stderr, "sotto nlu train-pii: unexpected or invalid argument '%s' (see sotto nlu --help)\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  if (data.empty() || out.empty()) {
+    std::fprintf(stderr, "sotto nlu train-pii: needs --data FILE and -o MODEL\n");
+    return 2;
+  }
+  std::ifstream in(data);
+  if (!in) {
+    std::fprintf(stderr, "sotto nlu train-pii: cannot open %s\n", data.c_str());
+    return 1;
+  }
+  if (opt.note.empty()) opt.note = "trained on " + data;
+  privacy::PiiTrainReport report;
+  auto model = privacy::trainPiiModel(in, opt, report);
+  if (!model) {
+    std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", data.c_str(), model.error().message.c_str());
+    return 1;
+  }
+  std::fputs(report.text().c_str(), stdout);
+  if (auto saved = (*model)->saveFile(out); !saved) {
+    std::fprintf(stderr, "sotto nlu train-pii: %s\n", saved.error().message.c_str());
+    return 1;
+  }
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), (*model)->serialize().size());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int info(int argc, char** argv) {
   if (argc != 2) {
     nluUsage(stderr);
@@ -115,6 +172,16 @@ int info(int argc, char** argv) {
   }
   auto model = nlu::NluModel::loadFile(argv[1]);
   if (!model) {
+    // Not an intent model: perhaps the personal-data one.
+    if (auto pii = privacy::PiiModel::loadFile(argv[1])) {
+      std::printf("personal-data model, format %u; tag rows 2^%u\nnote: %s\nthresholds:", privacy::kPiiModelFormatVersion,
+                  (*pii)->layer().bits(), (*pii)->note().c_str());
+      for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+        std::printf(" %s=%.2f", privacy::piiTypeName(static_cast<privacy::PiiType>(t)), (*pii)->thresholds()[t]);
+      }
+      std::printf("\n");
+      return std::fflush(stdout) == 0 ? 0 : 1;
+    }
     std::fprintf(stderr, "sotto nlu info: %s\n", model.error().message.c_str());
     return 1;
   }
@@ -137,6 +204,7 @@ int cmdNlu(int argc, char** argv) {
   }
   const std::string sub = argv[1];
   if (sub == "train") return train(argc - 1, argv + 1);
+  if (sub == "train-pii") return trainPii(argc - 1, argv + 1);
   if (sub == "info") return info(argc - 1, argv + 1);
   std::fprintf(stderr, "sotto nlu: unknown subcommand '%s' (see sotto nlu --help)\n", sub.c_str());
   return 2;

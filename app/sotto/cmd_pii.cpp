@@ -1,29 +1,37 @@
 // SPDX-License-Identifier: MIT
 // `sotto pii --json`: classify one utterance per stdin line, print one JSON object per line (external checks).
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "app/common/json_text.h"
+#include "app/brain/brain.h"
 #include "app/sotto/commands.h"
 #include "engine/privacy/pii.h"
+#include "engine/privacy/pii_model.h"
 
 namespace sotto::cli {
 namespace {
 
 void piiUsage(FILE* out) {
   std::fputs(
-      "Usage: sotto pii --json\n"
+      "Usage: sotto pii --json [--model PATH | --rules-only]\n"
       "Reads one utterance per line on standard input and prints one JSON object per line:\n"
       "  {\"text\":...,\"spans\":[{\"start\":S,\"end\":E,\"type\":\"PHONE\"},...]}\n"
-      "start/end are Unicode code point offsets into text, end exclusive.\n",
+      "start/end are Unicode code point offsets into text, end exclusive.\n"
+      "  --model PATH   the trained personal-data model (sotto nlu train-pii); default: pii.nlu beside the\n"
+      "                 intent catalogue (/etc/sotto, else the source tree's config/). A missing or damaged\n"
+      "                 model is reported and the rules alone answer\n"
+      "  --rules-only   the rule recognizers alone\n",
       out);
 }
 
 }  // namespace
 
 int cmdPii(int argc, char** argv) {
-  bool json = false;
+  bool json = false, rulesOnly = false;
+  std::string modelPath;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -32,6 +40,10 @@ int cmdPii(int argc, char** argv) {
     }
     if (a == "--json") {
       json = true;
+    } else if (a == "--rules-only") {
+      rulesOnly = true;
+    } else if (a == "--model" && i + 1 < argc) {
+      modelPath = argv[++i];
     } else {
       std::fprintf(stderr, "sotto pii: unexpected argument '%s' (see sotto pii --help)\n", a.c_str());
       return 2;
@@ -41,7 +53,16 @@ int cmdPii(int argc, char** argv) {
     std::fprintf(stderr, "sotto pii: only --json output is supported (see sotto pii --help)\n");
     return 2;
   }
-  auto classifier = privacy::PiiClassifier::create();
+  std::unique_ptr<privacy::PiiModel> model;
+  if (!rulesOnly) {
+    if (modelPath.empty()) modelPath = brain::piiModelPathBeside(brain::defaultCataloguePath());
+    if (auto m = privacy::PiiModel::loadFile(modelPath)) {
+      model = std::move(*m);
+    } else {
+      std::fprintf(stderr, "sotto pii: %s; the rules alone decide\n", m.error().message.c_str());
+    }
+  }
+  auto classifier = privacy::PiiClassifier::create(std::move(model));
   if (!classifier) {
     std::fprintf(stderr, "sotto pii: %s\n", classifier.error().message.c_str());
     return 1;

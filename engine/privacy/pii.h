@@ -75,9 +75,11 @@ class SpanBuffer {
 };
 
 class PiiLexicon;
+class PiiModel;
 
 // Rule- and lexicon-based recognizer set (structural: checksums and digit patterns; context-cued: age, birth date,
-// account, secrets, health, places; people's names with a public-figure guard).
+// account, secrets, health, places; people's names with a public-figure guard), optionally with the trained
+// tagger behind it for what the rules miss.
 //
 // Threads: create() on a control thread (it builds every table, allocating). classify() is const, touches only
 // the caller's buffer and its own stack (about 40 KiB), never allocates, locks or blocks: any number of threads
@@ -90,6 +92,9 @@ class PiiClassifier {
   static constexpr std::size_t kMaxTokens = 512;
 
   static Result<std::unique_ptr<PiiClassifier>> create();
+  // With the trained tagger (pii_model.h) behind the rules: its spans are added where no rule found one.
+  static Result<std::unique_ptr<PiiClassifier>> create(std::unique_ptr<PiiModel> model);
+  const PiiModel* model() const noexcept { return model_.get(); }
   ~PiiClassifier();
   PiiClassifier(const PiiClassifier&) = delete;
   PiiClassifier& operator=(const PiiClassifier&) = delete;
@@ -99,8 +104,9 @@ class PiiClassifier {
   Status classify(std::string_view text, SpanBuffer& out) const noexcept;
 
  private:
-  explicit PiiClassifier(std::unique_ptr<PiiLexicon> lexicon) noexcept;
+  PiiClassifier(std::unique_ptr<PiiLexicon> lexicon, std::unique_ptr<PiiModel> model) noexcept;
   std::unique_ptr<PiiLexicon> lexicon_;
+  std::unique_ptr<PiiModel> model_;
 };
 
 }  // namespace sotto::privacy

@@ -4,7 +4,9 @@
 
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_model.h"
 #include "engine/privacy/pii_recognizers.h"
+#include "engine/privacy/pii_tagger.h"
 #include "engine/privacy/pii_text.h"
 
 namespace sotto::privacy {
@@ -29,13 +31,16 @@ const char* piiTypeName(PiiType type) noexcept {
   return "UNKNOWN";
 }
 
-PiiClassifier::PiiClassifier(std::unique_ptr<PiiLexicon> lexicon) noexcept : lexicon_(std::move(lexicon)) {}
+PiiClassifier::PiiClassifier(std::unique_ptr<PiiLexicon> lexicon, std::unique_ptr<PiiModel> model) noexcept
+    : lexicon_(std::move(lexicon)), model_(std::move(model)) {}
 PiiClassifier::~PiiClassifier() = default;
 
-Result<std::unique_ptr<PiiClassifier>> PiiClassifier::create() {
+Result<std::unique_ptr<PiiClassifier>> PiiClassifier::create() { return create(nullptr); }
+
+Result<std::unique_ptr<PiiClassifier>> PiiClassifier::create(std::unique_ptr<PiiModel> model) {
   auto lexicon = std::make_unique<PiiLexicon>();
   if (lexicon->size() == 0) return makeError(Errc::internal, "pii: empty lexicon");
-  return std::unique_ptr<PiiClassifier>(new PiiClassifier(std::move(lexicon)));
+  return std::unique_ptr<PiiClassifier>(new PiiClassifier(std::move(lexicon), std::move(model)));
 }
 
 Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
@@ -52,6 +57,11 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
   findContextual(u, cands);
   findPeople(u, cands);
   findPersonal(u, cands);
+  if (model_) {
+    CandidateMarks marks;
+    markCandidates(cands, u.n, marks);
+    addModelCandidates(*model_, u, marks, cands);
+  }
 
   // Highest priority first, then the longer span; accepted spans never overlap.
   Candidate* first = cands.c;

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// The personal-data model: its file, and its trainer (labelled lines to words, tags and the rules' candidates;
+// AdaGrad; per-type thresholds from held-out words).
+#include "engine/privacy/pii_model.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+
+#include "engine/cloud/json.h"
+#include "engine/nlu/model_file.h"
+#include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_recognizers.h"
+#include "engine/privacy/pii_tagger.h"
+
+namespace sotto::privacy {
+namespace {
+
+constexpr char kMagic[9] = "SOTTOPII";
+
+bool localOnlyByDefault(PiiType t) {
+  return t == PiiType::pinOrPassword || t == PiiType::health || t == PiiType::creditCard || t == PiiType::iban ||
+         t == PiiType::ssn || t == PiiType::accountNumber;
+}
+
+}  // namespace
+
+PiiModel::PiiModel(nlu::LinearLayer layer, std::array<float, kPiiTypeCount> thresholds, std::string note)
+    : layer_(std::move(layer)), thresholds_(thresholds), note_(std::move(note)) {}
+
+std::vector<std::uint8_t> PiiModel::serialize() const {
+  nlu::ModelWriter w(kMagic, kPiiModelFormatVersion);
+  w.str(note_);
+  for (float t : thresholds_) w.f32(t);
+  w.layer(layer_);
+  return w.seal();
+}
+
+Status PiiModel::saveFile(const std::string& path) const { return nlu::writeModelFile(path, serialize()); }
+
+Result<std::unique_ptr<PiiModel>> PiiModel::loadFile(const std::string& path) {
+  auto bytes = nlu::readModelFile(path);
+  if (!bytes) return std::move(bytes).error();
+  return parse(*bytes, path);
+}
+
+Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> bytes, std::string_view name) {
+  auto opened = nlu::ModelReader::open(bytes, kMagic, kPiiModelFormatVersion, name);
+  if (!opened) return std::move(opened).error();
+  nlu::ModelReader& r = *opened;
+  auto corrupt = [name](const char* what) { return makeError(Errc::corrupt, std::string(name) + ": " + what); };
+  std::string note;
+  if (!r.str(note, 4096)) return corrupt("truncated note");
+  std::array<float, kPiiTypeCount> thresholds{};
+  for (float& t : thresholds) {
+    if (!r.f32(t) || !(t > 0.0f) || t > 1.0f) return corrupt("bad threshold");
+  }
+  nlu::LinearLayer layer;
+  if (!r.layer(layer, kPiiTagCount)) return corrupt("bad tag layer");
+  if (!r.atEnd()) return corrupt("trailing bytes");
+  return std::make_unique<PiiModel>(std::move(layer), thresholds, std::move(note));
+}
+
+std::string PiiTrainReport::text() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "lines %zu (trained on %zu, held out %zu); spans not on word boundaries: %zu\n"
+                "held-out word tags %.4f; per type at the chosen threshold (held-out words):\n",
+                lines, trained, heldOut, spansUnaligned, tagAccuracy);
+  std::string s = buf;
+  for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+    std::snprintf(buf, sizeof buf, "  %-16s threshold %.2f  recall %.4f  precision %.4f%s\n",
+                  piiTypeName(static_cast<PiiType>(t)), threshold[t], recall[t], precision[t],
+                  localOnlyByDefault(static_cast<PiiType>(t)) ? "  (local-only by default)" : "");
+    s += buf;
+  }
+  return s;
+}
+
+Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTrainOptions& options,
+                                                PiiTrainReport& report) {
+  using namespace detail;
+  report = PiiTrainReport{};
+  const PiiLexicon lexicon;
+  struct Word {
+    std::vector<nlu::Feature> f;
+    int tag = 0;
+  };
+  std::vector<std::vector<Word>> lines;
+  std::vector<bool> heldOut;
+  std::mt19937 split(options.seed ^ 0x51ed270bu);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const nlu::LinearLayer shape(options.bits, kPiiTagCount);
+  auto u = std::make_unique<Utterance>();
+  auto cands = std::make_unique<Candidates>();
+  auto marks = std::make_unique<CandidateMarks>();
+  auto fl = std::make_unique<nlu::FeatureList>();
+  std::string text;
+  std::size_t lineNo = 0;
+  while (std::getline(jsonl, text)) {
+    ++lineNo;
+    if (text.empty()) continue;
+    auto where = [lineNo](const std::string& what) {
+      return makeError(Errc::corrupt, "line " + std::to_string(lineNo) + ": " + what);
+    };
+    auto v = json::parse(text);
+    if (!v || !v->isObject()) return where("not a JSON object");
+    const std::string* t = v->findString("text");
+    const json::Value* spans = v->find("spans");
+    if (t == nullptr || spans == nullptr || !spans->isArray()) return where("needs \"text\" and \"spans\"");
+    if (!tokenize(*t, lexicon, *u)) continue;  // longer than the classifier reads
+    std::vector<int> tags(u->n, 0);
+    for (const json::Value& s : spans->items()) {
+      const json::Value* a = s.find("start");
+      const json::Value* e = s.find("end");
+      const std::string* type = s.findString("type");
+      if (a == nullptr || e == nullptr || type == nullptr || !a->isNumber() || !e->isNumber()) {
+        return where("a span needs \"start\", \"end\" and \"type\"");
+      }
+      int ti = -1;
+      for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+        if (*type == piiTypeName(static_cast<PiiType>(k))) ti = static_cast<int>(k);
+      }
+      if (ti < 0) return where("unknown type " + *type);
+      const auto s0 = static_cast<std::uint32_t>(a->asNumber()), s1 = static_cast<std::uint32_t>(e->asNumber());
+      bool first = true;
+      for (std::size_t k = 0; k < u->n; ++k) {
+        if (u->tok[k].c0 >= s0 && u->tok[k].c0 < s1) {
+          tags[k] = first ? 1 + 2 * ti : 2 + 2 * ti;
+          first = false;
+        }
+      }
+      if (first) ++report.spansUnaligned;
+    }
+    cands->n = 0;
+    findStructured(*u, *cands);
+    findAddresses(*u, *cands);
+    findContextual(*u, *cands);
+    findPeople(*u, *cands);
+    findPersonal(*u, *cands);
+    markCandidates(*cands, u->n, *marks);
+    std::vector<Word> words(u->n);
+    for (std::size_t k = 0; k < u->n; ++k) {
+      fl->reset(shape.rowMask());
+      piiWordFeatures(*u, *marks, k, *fl);
+      words[k].f.assign(fl->view().begin(), fl->view().end());
+      words[k].tag = tags[k];
+    }
+    lines.push_back(std::move(words));
+    heldOut.push_back(unit(split) < options.holdout);
+  }
+  report.lines = lines.size();
+  for (bool h : heldOut) (h ? report.heldOut : report.trained)++;
+  if (report.trained == 0 || report.heldOut == 0) {
+    return makeError(Errc::invalid_argument, "too few lines to train and hold out (" + std::to_string(lines.size()) + ")");
+  }
+  nlu::SoftmaxTrainer trainer(shape.rows(), kPiiTagCount, options.rate);
+  std::vector<std::size_t> order(lines.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937 rng(options.seed);
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i : order) {
+      if (heldOut[i]) continue;
+      for (const Word& w : lines[i]) trainer.step(w.f, w.tag);
+    }
+  }
+  // Thresholds: per type, the highest of a ladder whose held-out word recall reaches the target.
+  static constexpr float kLadder[] = {0.5f, 0.4f, 0.3f, 0.25f, 0.2f, 0.15f, 0.1f, 0.07f, 0.05f, 0.03f};
+  constexpr std::size_t kSteps = sizeof kLadder / sizeof kLadder[0];
+  std::array<std::array<std::size_t, kSteps>, kPiiTypeCount> hit{}, claimed{};
+  std::array<std::size_t, kPiiTypeCount> gold{};
+  std::size_t right = 0, all = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!heldOut[i]) continue;
+    for (const Word& w : lines[i]) {
+      trainer.forward(w.f);
+      const auto& p = trainer.probabilities();
+      right += static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin()) == w.tag;
+      ++all;
+      const int goldType = w.tag == 0 ? -1 : (w.tag - 1) / 2;
+      if (goldType >= 0) ++gold[static_cast<std::size_t>(goldType)];
+      for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+        const float q = p[1 + 2 * t] + p[2 + 2 * t];
+        for (std::size_t s = 0; s < kSteps; ++s) {
+          if (q < kLadder[s]) continue;
+          ++claimed[t][s];
+          hit[t][s] += goldType == static_cast<int>(t);
+        }
+      }
+    }
+  }
+  report.tagAccuracy = all ? static_cast<double>(right) / static_cast<double>(all) : 0.0;
+  std::array<float, kPiiTypeCount> thresholds{};
+  for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+    const double target = localOnlyByDefault(static_cast<PiiType>(t)) ? options.recallLocalOnly : options.recallOther;
+    std::size_t s = 0;
+    auto recallAt = [&](std::size_t k) { return gold[t] ? static_cast<double>(hit[t][k]) / static_cast<double>(gold[t]) : 1.0; };
+    while (s + 1 < kSteps && recallAt(s) < target) ++s;
+    thresholds[t] = kLadder[s];
+    report.threshold[t] = kLadder[s];
+    report.recall[t] = recallAt(s);
+    report.precision[t] = claimed[t][s] ? static_cast<double>(hit[t][s]) / static_cast<double>(claimed[t][s]) : 1.0;
+  }
+  return std::make_unique<PiiModel>(trainer.layer(options.bits), thresholds, options.note);
+}
+
+}  // namespace sotto::privacy

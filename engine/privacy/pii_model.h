@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The trained personal-data tagger (pii.nlu): per word, the probability of each type's begin and inside
+// tags from hashed features of the word, its neighbours, its lexicon classes, its spoken-number run and the rule
+// recognizers' candidates around it. Its spans are added to the rules' (which keep their exact boundaries), with
+// a per-type probability threshold chosen for recall: a value the rules miss still counts as private.
+//
+// File (engine/nlu/model_file.h's container, magic "SOTTOPII"): the training note, the 14 per-type thresholds,
+// the tag layer (1 + 2 x 14 classes).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/nlu/linear.h"
+#include "engine/privacy/pii.h"
+#include "sotto/hal/result.h"
+
+namespace sotto::privacy {
+
+inline constexpr std::uint32_t kPiiModelFormatVersion = 1;
+inline constexpr std::size_t kPiiTagCount = 1 + 2 * kPiiTypeCount;
+
+// Threads: load on a control thread; afterwards const and shared by any number of readers.
+class PiiModel {
+ public:
+  // Reads and verifies a model file. Errors: not_found, io, corrupt (with the path and what was wrong),
+  // unsupported (another format version).
+  static Result<std::unique_ptr<PiiModel>> loadFile(const std::string& path);
+  static Result<std::unique_ptr<PiiModel>> parse(std::span<const std::uint8_t> bytes, std::string_view name);
+
+  PiiModel(nlu::LinearLayer layer, std::array<float, kPiiTypeCount> thresholds, std::string note);
+
+  std::vector<std::uint8_t> serialize() const;
+  Status saveFile(const std::string& path) const;  // written to a temporary, then renamed
+
+  const nlu::LinearLayer& layer() const noexcept { return layer_; }
+  // A word counts as part of a span of `type` when P(begin) + P(inside) of that type reaches this.
+  float threshold(PiiType type) const noexcept { return thresholds_[static_cast<std::size_t>(type)]; }
+  const std::array<float, kPiiTypeCount>& thresholds() const noexcept { return thresholds_; }
+  void setThresholds(const std::array<float, kPiiTypeCount>& t) noexcept { thresholds_ = t; }
+  const std::string& note() const noexcept { return note_; }
+
+ private:
+  nlu::LinearLayer layer_;
+  std::array<float, kPiiTypeCount> thresholds_{};
+  std::string note_;
+};
+
+struct PiiTrainOptions {
+  unsigned bits = 18;
+  int epochs = 5;
+  float rate = 0.3f;
+  std::uint32_t seed = 1;
+  double holdout = 0.1;
+  double recallLocalOnly = 0.99;  // held-out word recall each threshold must reach: local-only types
+  double recallOther = 0.97;      // the other types
+  std::string note;
+};
+
+struct PiiTrainReport {
+  std::size_t lines = 0, trained = 0, heldOut = 0, spansUnaligned = 0;
+  double tagAccuracy = 0.0;  // held-out words, argmax
+  // Per type on held-out words at the chosen threshold.
+  std::array<double, kPiiTypeCount> recall{}, precision{};
+  std::array<float, kPiiTypeCount> threshold{};
+  std::string text() const;
+};
+
+// PII lines ({"text", "spans": [{"start", "end", "type"}]}, the data README's format). Errors: corrupt (line
+// number and problem), invalid_argument (nothing to train on). Not real-time: allocates freely.
+Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTrainOptions& options,
+                                                PiiTrainReport& report);
+
+}  // namespace sotto::privacy

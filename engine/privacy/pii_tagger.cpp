@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// The personal-data model's features and span decoding.
+#include "engine/privacy/pii_tagger.h"
+
+#include <algorithm>
+
+#include "engine/privacy/pii_lexicon.h"
+
+namespace sotto::privacy::detail {
+namespace {
+
+enum Kind : std::uint8_t {
+  kBias = 1,
+  kWord,
+  kStem,
+  kPrev,
+  kNext,
+  kPrev2,
+  kNext2,
+  kPairL,
+  kPairR,
+  kShape,
+  kNum,
+  kRun,
+  kLex,
+  kLexPrev,
+  kLexNext,
+  kRuleBegin,
+  kRuleInside,
+  kRulePrev,
+  kRuleNext,
+  kLeftBag,
+  kRightBag,
+  kSuffix,
+  kFlags,
+};
+
+constexpr std::string_view kStart = "<s>";
+constexpr std::string_view kEnd = "</s>";
+
+// Digit strings as their shape and length ("4417" -> "dddd"): the value is never a feature, its form is.
+std::string_view form(std::string_view w, char (&buf)[24]) noexcept {
+  bool digit = false;
+  for (char ch : w) digit |= ch >= '0' && ch <= '9';
+  if (!digit) return w;
+  std::size_t n = 0;
+  for (char ch : w) {
+    if (n == sizeof buf) break;
+    buf[n++] = (ch >= '0' && ch <= '9') ? 'd' : (ch >= 'a' && ch <= 'z') ? 'a' : (ch >= 'A' && ch <= 'Z') ? 'A' : ch;
+  }
+  return {buf, n};
+}
+
+std::string_view typeKey(int t) noexcept { return piiTypeName(static_cast<PiiType>(t)); }
+
+}  // namespace
+
+void markCandidates(const Candidates& c, std::size_t words, CandidateMarks& marks) noexcept {
+  std::fill_n(marks.begin, words, 0u);
+  std::fill_n(marks.inside, words, 0u);
+  for (std::size_t k = 0; k < c.n; ++k) {
+    const Candidate& cand = c.c[k];
+    const std::uint32_t bit = 1u << static_cast<unsigned>(cand.type);
+    if (cand.t0 < words) marks.begin[cand.t0] |= bit;
+    for (std::size_t t = cand.t0; t < cand.t1 && t < words; ++t) marks.inside[t] |= bit;
+  }
+}
+
+void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_t i, nlu::FeatureList& out) noexcept {
+  using nlu::featureHash;
+  const auto n = static_cast<std::ptrdiff_t>(u.n);
+  const auto si = static_cast<std::ptrdiff_t>(i);
+  char b0[24], b1[24], b2[24], b3[24], b4[24];
+  auto at = [&](std::ptrdiff_t k, char (&buf)[24]) -> std::string_view {
+    if (k < 0) return kStart;
+    if (k >= n) return kEnd;
+    return form(u.word(static_cast<std::size_t>(k)), buf);
+  };
+  const std::string_view w = at(si, b0);
+  const Token& t = u.tok[i];
+  out.add(featureHash(kBias, u.spoken ? "s" : "w"), 1.0f);
+  out.add(featureHash(kWord, w), 1.0f);
+  out.add(featureHash(kStem, form(u.stem(i), b1)), 0.5f);
+  const std::string_view prev = at(si - 1, b2), next = at(si + 1, b3);
+  out.add(featureHash(kPrev, prev), 1.0f);
+  out.add(featureHash(kNext, next), 1.0f);
+  out.add(featureHash(kPrev2, at(si - 2, b4)), 0.5f);
+  out.add(featureHash(kNext2, at(si + 2, b1)), 0.5f);
+  out.add(featureHash(kPairL, prev, w), 0.7f);
+  out.add(featureHash(kPairR, w, next), 0.7f);
+  if (w.size() > 3) out.add(featureHash(kSuffix, w.substr(w.size() - 3)), 0.5f);
+  const char flags[] = {t.capital ? 'C' : 'c', t.possessive ? 'P' : 'p', t.sentenceStart ? 'S' : 's',
+                        t.commaAfter ? ',' : '_', t.colonAfter ? ':' : '_', t.stopAfter ? '.' : '_',
+                        t.hasAt ? '@' : '_', t.allDigits ? 'D' : (t.hasDigit ? 'd' : '_')};
+  for (std::size_t k = 0; k < sizeof flags; ++k) {
+    out.add(featureHash(kFlags, std::string_view(&flags[k], 1), std::string_view(&"01234567"[k], 1)), 0.5f);
+  }
+  const char num[2] = {static_cast<char>('a' + static_cast<int>(t.num)), 0};
+  out.add(featureHash(kNum, std::string_view(num, 1)), 1.0f);
+  // The run of number words or digit strings around the word: its length separates PINs, SSNs, phones, cards.
+  if (t.num != NumKind::none || t.hasDigit) {
+    std::size_t a = i, b = i + 1;
+    auto numeric = [&u](std::size_t k) { return u.tok[k].num != NumKind::none || u.tok[k].hasDigit; };
+    while (a > 0 && numeric(a - 1)) --a;
+    while (b < u.n && numeric(b)) ++b;
+    char run[8];
+    const int len = static_cast<int>(std::min<std::size_t>(b - a, 30));
+    const int pos = static_cast<int>(std::min<std::size_t>(i - a, 30));
+    run[0] = static_cast<char>('A' + len);
+    run[1] = static_cast<char>('A' + pos);
+    out.add(featureHash(kRun, std::string_view(run, 1)), 1.0f);
+    out.add(featureHash(kRun, std::string_view(run, 2)), 0.5f);
+    out.add(featureHash(kRun, std::string_view(run, 1), at(static_cast<std::ptrdiff_t>(a) - 1, b4)), 0.7f);
+    out.add(featureHash(kRun, std::string_view(run, 1), at(static_cast<std::ptrdiff_t>(b), b4)), 0.7f);
+  }
+  for (unsigned bit = 0; bit < 16; ++bit) {
+    const char key[2] = {static_cast<char>('a' + bit), 0};
+    if (t.lex >> bit & 1u) out.add(featureHash(kLex, std::string_view(key, 1)), 1.0f);
+    if (i > 0 && (u.tok[i - 1].lex >> bit & 1u)) out.add(featureHash(kLexPrev, std::string_view(key, 1)), 0.5f);
+    if (i + 1 < u.n && (u.tok[i + 1].lex >> bit & 1u)) out.add(featureHash(kLexNext, std::string_view(key, 1)), 0.5f);
+  }
+  for (int type = 0; type < static_cast<int>(kPiiTypeCount); ++type) {
+    const std::uint32_t bit = 1u << type;
+    if (marks.begin[i] & bit) out.add(featureHash(kRuleBegin, typeKey(type)), 1.0f);
+    if (marks.inside[i] & bit) out.add(featureHash(kRuleInside, typeKey(type)), 1.0f);
+    if (i > 0 && (marks.inside[i - 1] & bit)) out.add(featureHash(kRulePrev, typeKey(type)), 0.5f);
+    if (i + 1 < u.n && (marks.inside[i + 1] & bit)) out.add(featureHash(kRuleNext, typeKey(type)), 0.5f);
+  }
+  // The cue words around it ("my social is ...", "... that's my pin"), as two bags of up to five words.
+  for (std::ptrdiff_t k = std::max<std::ptrdiff_t>(0, si - 5); k < si - 1; ++k) {
+    if (u.tok[k].num == NumKind::none && !u.tok[k].hasDigit) out.add(featureHash(kLeftBag, u.word(static_cast<std::size_t>(k))), 0.4f);
+  }
+  for (std::ptrdiff_t k = si + 2; k < std::min(n, si + 6); ++k) {
+    if (u.tok[k].num == NumKind::none && !u.tok[k].hasDigit) out.add(featureHash(kRightBag, u.word(static_cast<std::size_t>(k))), 0.4f);
+  }
+}
+
+void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
+                        Candidates& c) noexcept {
+  const nlu::LinearLayer& layer = model.layer();
+  nlu::FeatureList features(layer.rowMask());
+  float p[kPiiTagCount];
+  int openType = -1;
+  std::size_t openStart = 0;
+  auto close = [&](std::size_t end) {
+    if (openType >= 0) c.add(openStart, end, static_cast<PiiType>(openType), prio::model);
+    openType = -1;
+  };
+  for (std::size_t i = 0; i < u.n; ++i) {
+    features.reset(layer.rowMask());
+    piiWordFeatures(u, marks, i, features);
+    layer.scores(features.view(), p);
+    nlu::softmax(p, kPiiTagCount);
+    int best = -1;
+    float bestQ = 0.0f;
+    for (int t = 0; t < static_cast<int>(kPiiTypeCount); ++t) {
+      const float q = p[1 + 2 * t] + p[2 + 2 * t];
+      if (q >= model.threshold(static_cast<PiiType>(t)) && q > bestQ) {
+        best = t;
+        bestQ = q;
+      }
+    }
+    if (best < 0) {
+      close(i);
+      continue;
+    }
+    // A new span where the type changes or the model says "begins" more than "inside".
+    if (best != openType || p[1 + 2 * best] > p[2 + 2 * best]) {
+      close(i);
+      openType = best;
+      openStart = i;
+    }
+  }
+  close(u.n);
+}
+
+}  // namespace sotto::privacy::detail

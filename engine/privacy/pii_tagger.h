@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Internal: the personal-data model's word features and its spans, over one tokenized utterance and the rule
+// recognizers' candidates (shared by classify() and the trainer, so both see the same features).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/nlu/features.h"
+#include "engine/privacy/pii_model.h"
+#include "engine/privacy/pii_text.h"
+
+namespace sotto::privacy::detail {
+
+// Per word, a bit per type: a rule candidate begins there / covers it.
+struct CandidateMarks {
+  std::uint32_t begin[PiiClassifier::kMaxTokens];
+  std::uint32_t inside[PiiClassifier::kMaxTokens];
+};
+void markCandidates(const Candidates& c, std::size_t words, CandidateMarks& marks) noexcept;
+
+// Hashed features of word i (reset `out` to the layer's row mask first). No allocation.
+void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_t i, nlu::FeatureList& out) noexcept;
+
+// Adds the model's spans as candidates of priority prio::model (below every rule: a rule's span keeps its
+// boundaries where both found something). A word joins a span of the type whose begin + inside probability is
+// highest when that reaches the type's threshold. No allocation; about 17 KiB of stack.
+void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
+                        Candidates& c) noexcept;
+
+namespace prio {
+inline constexpr int model = 10;
+}
+
+}  // namespace sotto::privacy::detail

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// The personal-data model, trained in the test on generated lines: it finds what the rules miss (a medication no
+// lexicon has, a secret cued only after it), keeps the rules' exact spans, and its file is checked like any model.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/privacy/pii.h"
+#include "engine/privacy/pii_model.h"
+#include "tests/support/alloc_counter.h"
+
+namespace sp = sotto::privacy;
+
+namespace {
+
+std::string piiLine(const std::string& text, const std::string& value, const std::string& type) {
+  std::string s = "{\"text\": \"" + text + "\", \"spans\": [";
+  if (!value.empty()) {
+    const size_t at = text.find(value);
+    s += "{\"start\": " + std::to_string(at) + ", \"end\": " + std::to_string(at + value.size()) +
+         ", \"type\": \"" + type + "\", \"value\": \"" + value + "\"}";
+  }
+  return s + "]}\n";
+}
+
+// Invented drug names (no lexicon has them) in carrier sentences about a person; secrets cued after the value.
+std::string piiTraining() {
+  const std::vector<std::string> drugs = {"zorvatide", "kelmaprin", "dravoxil", "pentrazine", "lurafen",
+                                          "mexolbate", "trivanol", "quelsopam", "vostrafen", "ambrelix"};
+  const std::vector<std::string> digits = {"four one seven two", "nine nine zero three", "two eight eight one",
+                                           "six five four three", "one one two nine", "three zero zero seven"};
+  const std::vector<std::string> open = {"what is the capital of peru", "play some jazz", "how tall is a giraffe",
+                                         "what is the weather like", "tell me a fun fact", "who invented the radio"};
+  std::string out;
+  for (const auto& d : drugs) {
+    out += piiLine("i take " + d + " every morning", d, "HEALTH");
+    out += piiLine("remind me that my wife needs her " + d + " tonight", d, "HEALTH");
+    out += piiLine("the doctor put me on " + d + " last week", d, "HEALTH");
+    out += piiLine("i ran out of " + d, d, "HEALTH");
+  }
+  for (const auto& n : digits) {
+    out += piiLine(n + " is the garage code", n, "PIN_OR_PASSWORD");
+    out += piiLine("remember " + n + " that is my pin", n, "PIN_OR_PASSWORD");
+    out += piiLine("note down " + n + " it opens the side gate", n, "PIN_OR_PASSWORD");
+  }
+  for (int rep = 0; rep < 4; ++rep) {
+    for (const auto& o : open) out += piiLine(o, "", "");
+  }
+  return out;
+}
+
+class PiiModelTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::istringstream in(piiTraining());
+    sp::PiiTrainOptions opt;
+    opt.bits = 14;
+    opt.epochs = 15;
+    opt.holdout = 0.15;
+    opt.note = "test";
+    auto m = sp::trainPiiModel(in, opt, report_);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    bytes_ = (*m)->serialize();
+    auto withModel = sp::PiiClassifier::create(std::move(*m));
+    auto rulesOnly = sp::PiiClassifier::create();
+    ASSERT_TRUE(withModel.ok() && rulesOnly.ok());
+    model_ = withModel->release();
+    rules_ = rulesOnly->release();
+  }
+  static void TearDownTestSuite() {
+    delete model_;
+    delete rules_;
+  }
+  // "TYPE:value ..." of what c finds in text.
+  static std::string find(const sp::PiiClassifier& c, const std::string& text) {
+    sp::SpanBuffer buf;
+    EXPECT_TRUE(c.classify(text, buf).ok());
+    std::string s;
+    for (const auto& span : buf) {
+      if (!s.empty()) s += ' ';
+      s += std::string(sp::piiTypeName(span.type)) + ":" + text.substr(span.start, span.end - span.start);
+    }
+    return s;
+  }
+  static sp::PiiTrainReport report_;
+  static std::vector<std::uint8_t> bytes_;
+  static sp::PiiClassifier* model_;
+  static sp::PiiClassifier* rules_;
+};
+sp::PiiTrainReport PiiModelTest::report_;
+std::vector<std::uint8_t> PiiModelTest::bytes_;
+sp::PiiClassifier* PiiModelTest::model_ = nullptr;
+sp::PiiClassifier* PiiModelTest::rules_ = nullptr;
+
+TEST_F(PiiModelTest, ReportsThresholdsChosenForRecall) {
+  EXPECT_GT(report_.trained, 60u);
+  EXPECT_EQ(report_.spansUnaligned, 0u);
+  const auto health = static_cast<std::size_t>(sp::PiiType::health);
+  EXPECT_GT(report_.threshold[health], 0.0f);
+  EXPECT_LE(report_.threshold[health], 0.5f);
+  EXPECT_NE(report_.text().find("HEALTH"), std::string::npos);
+}
+
+TEST_F(PiiModelTest, FindsWhatTheRulesMiss) {
+  // A medication in none of the lexicons, in a carrier the training had with other names.
+  EXPECT_EQ(find(*rules_, "the doctor put me on brivoxate yesterday"), "");
+  EXPECT_EQ(find(*model_, "the doctor put me on brivoxate yesterday"), "HEALTH:brivoxate");
+  EXPECT_EQ(find(*model_, "i take brivoxate every evening"), "HEALTH:brivoxate");
+  // A secret whose cue comes after it.
+  EXPECT_EQ(find(*model_, "five two two six is the garage code"), "PIN_OR_PASSWORD:five two two six");
+  // Open questions stay clean.
+  EXPECT_EQ(find(*model_, "what is the capital of chile"), "");
+}
+
+TEST_F(PiiModelTest, RulesKeepTheirExactSpans) {
+  const std::string card = "charge it to 4111 1111 1111 1111 please";
+  EXPECT_EQ(find(*model_, card), find(*rules_, card));
+  EXPECT_EQ(find(*model_, card), "CREDIT_CARD:4111 1111 1111 1111");
+}
+
+TEST_F(PiiModelTest, ModelFileRoundTripAndDamage) {
+  auto again = sp::PiiModel::parse(bytes_, "pii.nlu");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ((*again)->serialize(), bytes_);
+  auto bad = bytes_;
+  bad[bad.size() / 2] ^= 1;
+  auto r = sp::PiiModel::parse(bad, "pii.nlu");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, sotto::Errc::corrupt);
+  EXPECT_NE(r.error().message.find("checksum"), std::string::npos) << r.error().message;
+  // An intent model is not a personal-data model.
+  auto wrong = bytes_;
+  wrong[5] = 'N';
+  EXPECT_FALSE(sp::PiiModel::parse(wrong, "intents.nlu").ok());
+}
+
+TEST_F(PiiModelTest, TrainingErrorsNameTheLine) {
+  sp::PiiTrainReport r;
+  std::istringstream bad(piiLine("i take zorvatide", "zorvatide", "HEALTH") + piiLine("x y", "x", "MOOD"));
+  auto m = sp::trainPiiModel(bad, {}, r);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("line 2"), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("MOOD"), std::string::npos) << m.error().message;
+}
+
+TEST_F(PiiModelTest, NoAllocationPerUtterance) {
+  if (!sotto::test::AllocCounter::supported()) GTEST_SKIP() << "allocation counting unsupported in this build";
+  sp::SpanBuffer buf;
+  const char* lines[] = {"i take brivoxate every evening", "five two two six is the garage code",
+                         "charge it to 4111 1111 1111 1111 please", "what is the capital of chile"};
+  (void)model_->classify(lines[0], buf);
+  const sotto::test::NoAllocScope scope;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (const char* l : lines) (void)model_->classify(l, buf);
+  }
+  EXPECT_EQ(scope.allocations(), 0u);
+}
+
+}  // namespace
