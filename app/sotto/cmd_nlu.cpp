@@ -22,16 +22,20 @@ namespace {
 
 void nluUsage(FILE* out) {
   std::fprintf(out,
-               "Usage: sotto nlu train --data FILE.jsonl -o MODEL [--catalogue PATH] [--epochs N] [--seed N]\n"
-               "                       [--bits-intent N] [--bits-tag N] [--note TEXT]\n"
-               "       sotto nlu train-pii --data FILE.jsonl -o MODEL [--epochs N] [--seed N] [--bits N]\n"
+               "Usage: sotto nlu train --data FILE.jsonl -o MODEL [--catalogue PATH] [--calibrate DEV.jsonl]\n"
+               "                       [--epochs N] [--seed N] [--bits-intent N] [--bits-tag N] [--note TEXT]\n"
+               "       sotto nlu train-pii --data FILE.jsonl -o MODEL [--calibrate DEV.jsonl] [--epochs N] [--seed N]\n"
+               "                       [--bits N]\n"
                "       sotto nlu info MODEL\n"
                "train: the intent classifier and slot tagger for the catalogue (default: the installed one, else the\n"
                "       source tree's) from JSON lines {\"text\",\"intent\",\"slot_spans\":[{\"start\",\"end\",\"slot\"}]}\n"
                "       (bench/nlu/train.sh generates them and runs this); prints the held-out report and writes\n"
                "       MODEL atomically. Exit 1 on a malformed line (its number is printed) or a write failure.\n"
+               "       --calibrate: the acceptance threshold from another author's labelled lines (the dev file):\n"
+               "       the lowest at which the model alone gives at most 0.5 %% false intents on its none lines.\n"
                "train-pii: the personal-data tagger from lines in the data README's PII format; prints held-out\n"
-               "       recall and precision per type at the thresholds it chose (recall first) and writes MODEL.\n"
+               "       recall and precision per type at the suspect thresholds it chose (recall first) and writes\n"
+               "       MODEL. --calibrate: each type's span threshold for the best F1 on another author's lines.\n"
                "info:  verifies MODEL's checksum and prints what it holds.\n");
 }
 
@@ -47,7 +51,7 @@ bool readUnsigned(const char* s, unsigned long& out) {
 }
 
 int train(int argc, char** argv) {
-  std::string data, out, cataloguePath;
+  std::string data, out, cataloguePath, calibration;
   nlu::TrainOptions opt;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -59,6 +63,8 @@ int train(int argc, char** argv) {
       out = argv[++i];
     } else if ((a == "--catalogue" || a == "-c") && more) {
       cataloguePath = argv[++i];
+    } else if (a == "--calibrate" && more) {
+      calibration = argv[++i];
     } else if (a == "--note" && more) {
       opt.note = argv[++i];
     } else if (a == "--epochs" && more && readUnsigned(argv[i + 1], v) && v >= 1 && v <= 100) {
@@ -104,6 +110,19 @@ int train(int argc, char** argv) {
     return 1;
   }
   std::fputs(report.text().c_str(), stdout);
+  if (!calibration.empty()) {
+    std::ifstream cal(calibration);
+    if (!cal) {
+      std::fprintf(stderr, "sotto nlu train: cannot open %s\n", calibration.c_str());
+      return 1;
+    }
+    nlu::CalibrationReport cr;
+    if (auto c = nlu::calibrateThreshold(**model, *cat, cal, opt.maxFalseIntent, cr); !c) {
+      std::fprintf(stderr, "sotto nlu train: %s: %s\n", calibration.c_str(), c.error().message.c_str());
+      return 1;
+    }
+    std::fputs(cr.text().c_str(), stdout);
+  }
   if (auto saved = (*model)->saveFile(out); !saved) {
     std::fprintf(stderr, "sotto nlu train: %s\n", saved.error().message.c_str());
     return 1;
@@ -113,7 +132,7 @@ int train(int argc, char** argv) {
 }
 
 int trainPii(int argc, char** argv) {
-  std::string data, out;
+  std::string data, out, calibration;
   privacy::PiiTrainOptions opt;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -131,6 +150,8 @@ int trainPii(int argc, char** argv) {
     } else if (a == "--seed" && more && readUnsigned(argv[i + 1], v)) {
       opt.seed = static_cast<std::uint32_t>(v);
       ++i;
+    } else if (a == "--calibrate" && more) {
+      calibration = argv[++i];
     } else if (a == "--bits" && more && readUnsigned(argv[i + 1], v) && v >= 10 && v <= 20) {
       opt.bits = static_cast<unsigned>(v);
       ++i;
@@ -157,6 +178,19 @@ int trainPii(int argc, char** argv) {
     return 1;
   }
   std::fputs(report.text().c_str(), stdout);
+  if (!calibration.empty()) {
+    std::ifstream cal(calibration);
+    if (!cal) {
+      std::fprintf(stderr, "sotto nlu train-pii: cannot open %s\n", calibration.c_str());
+      return 1;
+    }
+    auto c = privacy::calibratePiiModel(**model, cal);
+    if (!c) {
+      std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", calibration.c_str(), c.error().message.c_str());
+      return 1;
+    }
+    std::fputs(c->c_str(), stdout);
+  }
   if (auto saved = (*model)->saveFile(out); !saved) {
     std::fprintf(stderr, "sotto nlu train-pii: %s\n", saved.error().message.c_str());
     return 1;
@@ -174,10 +208,11 @@ int info(int argc, char** argv) {
   if (!model) {
     // Not an intent model: perhaps the personal-data one.
     if (auto pii = privacy::PiiModel::loadFile(argv[1])) {
-      std::printf("personal-data model, format %u; tag rows 2^%u\nnote: %s\nthresholds:", privacy::kPiiModelFormatVersion,
-                  (*pii)->layer().bits(), (*pii)->note().c_str());
+      std::printf("personal-data model, format %u; tag rows 2^%u\nnote: %s\nthresholds (span/suspect):",
+                  privacy::kPiiModelFormatVersion, (*pii)->layer().bits(), (*pii)->note().c_str());
       for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
-        std::printf(" %s=%.2f", privacy::piiTypeName(static_cast<privacy::PiiType>(t)), (*pii)->thresholds()[t]);
+        std::printf(" %s=%.2f/%.2f", privacy::piiTypeName(static_cast<privacy::PiiType>(t)),
+                    (*pii)->spanThresholds()[t], (*pii)->suspectThresholds()[t]);
       }
       std::printf("\n");
       return std::fflush(stdout) == 0 ? 0 : 1;

@@ -35,9 +35,14 @@ bool localOnly(const std::string& t) {
 
 struct Counts {
   std::map<std::string, int> tp, fp, fn, covered, gold;  // covered: gold spans overlapped by a span of their type
+  // Private mode: gold values that do not leave (the request stays local for a local-only span or suspicion, or
+  // a span of any type covers the value), and lines without local-only values kept local all the same.
+  std::map<std::string, int> protectedValues;
+  int cleanLines = 0, cleanKeptLocal = 0;
   double precision(const std::string& t) const { return ratio(get(tp, t), get(tp, t) + get(fp, t)); }
   double recall(const std::string& t) const { return ratio(get(tp, t), get(gold, t)); }
   double coverRecall(const std::string& t) const { return ratio(get(covered, t), get(gold, t)); }
+  double protectedShare(const std::string& t) const { return ratio(get(protectedValues, t), get(gold, t)); }
   static int get(const std::map<std::string, int>& m, const std::string& k) {
     const auto it = m.find(k);
     return it == m.end() ? 0 : it->second;
@@ -58,9 +63,26 @@ struct Counts {
 Counts score(const privacy::PiiClassifier& c, const std::vector<privacy::test::Example>& data) {
   privacy::SpanBuffer buf;
   Counts k;
+  std::uint32_t localMask = 0;
+  for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+    if (localOnly(privacy::piiTypeName(static_cast<privacy::PiiType>(t)))) localMask |= 1u << t;
+  }
   for (const auto& ex : data) {
     (void)c.classify(ex.text, buf);
     const auto got = privacy::test::toLabelled(buf);
+    bool keptLocal = (buf.suspected() & localMask) != 0;
+    for (const auto& s : got) keptLocal |= localOnly(s.type);
+    bool hasLocal = false;
+    for (const auto& s : ex.spans) {
+      hasLocal |= localOnly(s.type);
+      bool covered = keptLocal;
+      for (const auto& b : got) covered |= s.start < b.end && b.start < s.end;
+      k.protectedValues[s.type] += covered;
+    }
+    if (!hasLocal) {
+      ++k.cleanLines;
+      k.cleanKeptLocal += keptLocal;
+    }
     const std::set<LabelledSpan> g(ex.spans.begin(), ex.spans.end()), q(got.begin(), got.end());
     for (const auto& s : q) (g.count(s) ? k.tp : k.fp)[s.type]++;
     for (const auto& s : g) {
@@ -82,9 +104,11 @@ std::unique_ptr<privacy::PiiClassifier> classifierWith(const privacy::PiiModel* 
   if (model != nullptr) {
     copy = privacy::PiiModel::parse(model->serialize(), "copy").value();
     if (forceThreshold > 0.0f) {
-      std::array<float, privacy::kPiiTypeCount> t{};
-      t.fill(forceThreshold);
-      copy->setThresholds(t);
+      privacy::PiiModel::Thresholds t{};
+      for (std::size_t k = 0; k < t.size(); ++k) {
+        t[k] = std::max(forceThreshold, model->suspectThreshold(static_cast<privacy::PiiType>(k)));
+      }
+      copy->setSpanThresholds(t);
     }
   }
   return privacy::PiiClassifier::create(std::move(copy)).value();
@@ -145,14 +169,18 @@ int main(int argc, char** argv) {
       return 1;
     }
     const Counts r = score(*rules, data), b = score(*both, data);
-    std::printf("\n%s (%zu utterances)\n%-16s %5s | %6s %6s %6s %6s | %6s %6s %6s %6s  (P R F1 exact, R overlap)\n",
-                files[f].c_str(), data.size(), "type", "spans", "rules", "", "", "", "+model", "", "", "");
+    std::printf("\n%s (%zu utterances)\n%-16s %5s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s %6s\n"
+                "%-16s %5s   (P R F1 exact spans, R overlapping span of the type, values kept in private mode)\n",
+                files[f].c_str(), data.size(), "type", "spans", "rules", "", "", "", "", "+model", "", "", "", "", "", "");
     for (const auto& [t, n] : b.gold) {
-      std::printf("%-16s %5d | %6.3f %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f%s\n", t.c_str(), n, r.precision(t),
-                  r.recall(t), Counts::f1(r.precision(t), r.recall(t)), r.coverRecall(t), b.precision(t), b.recall(t),
-                  Counts::f1(b.precision(t), b.recall(t)), b.coverRecall(t), localOnly(t) ? "  local-only" : "");
+      std::printf("%-16s %5d | %6.3f %6.3f %6.3f %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f %6.3f%s\n", t.c_str(), n,
+                  r.precision(t), r.recall(t), Counts::f1(r.precision(t), r.recall(t)), r.coverRecall(t),
+                  r.protectedShare(t), b.precision(t), b.recall(t), Counts::f1(b.precision(t), b.recall(t)),
+                  b.coverRecall(t), b.protectedShare(t), localOnly(t) ? "  local-only" : "");
     }
-    std::printf("%-16s %5d | F1 %.4f%20s | F1 %.4f\n", "OVERALL", b.sum(b.gold), r.overallF1(), "", b.overallF1());
+    std::printf("%-16s %5d | F1 %.4f%27s | F1 %.4f\n", "OVERALL", b.sum(b.gold), r.overallF1(), "", b.overallF1());
+    std::printf("lines without local-only values kept local in private mode: rules %d of %d, +model %d of %d\n",
+                r.cleanKeptLocal, r.cleanLines, b.cleanKeptLocal, b.cleanLines);
     if (f == 0) {
       first = b;
       firstData = data;
@@ -173,7 +201,7 @@ int main(int argc, char** argv) {
     for (const Counts& k : curve) std::printf("   %.3f/%.3f", k.precision(t), k.recall(t));
     float chosen = 0.0f;
     for (std::size_t k = 0; k < privacy::kPiiTypeCount; ++k) {
-      if (t == privacy::piiTypeName(static_cast<privacy::PiiType>(k))) chosen = (*model)->thresholds()[k];
+      if (t == privacy::piiTypeName(static_cast<privacy::PiiType>(k))) chosen = (*model)->spanThresholds()[k];
     }
     std::printf("   %.2f: %.3f/%.3f\n", chosen, first.precision(t), first.recall(t));
   }
@@ -191,6 +219,7 @@ int main(int argc, char** argv) {
     std::printf("  %-44s %7.4f %s %-6g %s\n", what.c_str(), v, atLeast ? ">=" : "<=", target, ok ? "met" : "NOT MET");
   };
   check("personal data F1 (exact spans)", first.overallF1(), 0.93, true);
+  for (const char* t : kLocalOnly) check(std::string("kept in private mode: ") + t, first.protectedShare(t), 0.97, true);
   for (const char* t : kLocalOnly) check(std::string("recall (overlap) ") + t, first.coverRecall(t), 0.97, true);
   check("classify p99 with the model (ms)", lb.p99 / 1e6, 2.0, false);
   return 0;

@@ -55,6 +55,7 @@ class NluModel {
   const std::vector<std::string>& intents() const noexcept { return intents_; }
   const std::vector<std::string>& slots() const noexcept { return slots_; }
   float threshold() const noexcept { return threshold_; }
+  void setThreshold(float t) noexcept { threshold_ = t; }
   const std::string& note() const noexcept { return note_; }
   const LinearLayer& intentLayer() const noexcept { return intentLayer_; }
   const LinearLayer& tagLayer() const noexcept { return tagLayer_; }

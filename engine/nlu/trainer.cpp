@@ -242,4 +242,68 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
                                     chosen, options.note);
 }
 
+std::string CalibrationReport::text() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "calibration: %zu lines (%zu none): threshold %.2f; the model alone: false intents on none %.4f, "
+                "commands recognized %.4f\n",
+                lines, none, threshold, falseIntentRate, recall);
+  return buf;
+}
+
+Status calibrateThreshold(NluModel& model, const intents::Catalogue& catalogue, std::istream& jsonl,
+                          double maxFalseIntent, CalibrationReport& report) {
+  report = CalibrationReport{};
+  const auto& names = model.intents();
+  std::vector<std::pair<float, int>> pred;  // (probability, predicted) per line
+  std::vector<int> gold;
+  auto ws = std::make_unique<NluWorkspace>();
+  std::string text;
+  std::size_t lineNo = 0;
+  while (std::getline(jsonl, text)) {
+    ++lineNo;
+    if (text.empty()) continue;
+    auto v = json::parse(text);
+    const std::string* t = v && v->isObject() ? v->findString("text") : nullptr;
+    const std::string* intent = v && v->isObject() ? v->findString("intent") : nullptr;
+    if (t == nullptr || intent == nullptr) {
+      return makeError(Errc::corrupt, "calibration line " + std::to_string(lineNo) + ": needs \"text\" and \"intent\"");
+    }
+    const auto it = std::find(names.begin(), names.end(), *intent);
+    if (it == names.end()) continue;  // an intent this catalogue does not have
+    const std::vector<std::string> words = normalizedWords(*t, catalogue.vocabulary());
+    if (words.empty() || words.size() > NluWorkspace::kMaxWords) continue;
+    const auto w = views(words);
+    model.classify(w, *ws);
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < names.size(); ++k) {
+      if (ws->intentProb[k] > ws->intentProb[best]) best = k;
+    }
+    pred.emplace_back(ws->intentProb[best], static_cast<int>(best));
+    gold.push_back(static_cast<int>(it - names.begin()));
+  }
+  report.lines = gold.size();
+  report.none = static_cast<std::size_t>(std::count(gold.begin(), gold.end(), 0));
+  if (report.none == 0) return makeError(Errc::invalid_argument, "calibration needs lines labelled none");
+  for (int step = 30; step <= 99; ++step) {
+    const float th = static_cast<float>(step) / 100.0f;
+    std::size_t falseIntent = 0, found = 0;
+    for (std::size_t i = 0; i < gold.size(); ++i) {
+      const int said = (pred[i].second != 0 && pred[i].first >= th) ? pred[i].second : 0;
+      if (gold[i] == 0) falseIntent += said != 0;
+      if (gold[i] != 0) found += said == gold[i];
+    }
+    const double fir = static_cast<double>(falseIntent) / static_cast<double>(report.none);
+    if (fir <= maxFalseIntent || step == 99) {
+      report.threshold = th;
+      report.falseIntentRate = fir;
+      const std::size_t commands = gold.size() - report.none;
+      report.recall = commands ? static_cast<double>(found) / static_cast<double>(commands) : 0.0;
+      break;
+    }
+  }
+  model.setThreshold(report.threshold);
+  return {};
+}
+
 }  // namespace sotto::nlu

@@ -39,6 +39,20 @@ struct TrainReport {
   std::string text() const;            // the report as printed by sotto nlu train
 };
 
+struct CalibrationReport {
+  std::size_t lines = 0, none = 0;
+  float threshold = 0.0f;
+  double falseIntentRate = 0.0;  // the model alone, on the file's none lines, at the threshold
+  double recall = 0.0;           // the model alone, on the file's commands, right intent at the threshold
+  std::string text() const;
+};
+
+// Chooses the model's acceptance threshold on labelled lines of another author (the dev file: data the trainer
+// never saw): the lowest that keeps the model's own false intents on the file's "none" lines within the bound,
+// judged without the rules so that the model's sense of "none" is what is measured. Errors as trainModel's.
+Status calibrateThreshold(NluModel& model, const intents::Catalogue& catalogue, std::istream& jsonl,
+                          double maxFalseIntent, CalibrationReport& report);
+
 // One JSON object per line: "text", "intent" (a catalogue intent or "none"), optional "slot_spans"
 // [{"start","end","slot"}] in code points. Errors: corrupt (line number and problem) for a malformed line or an
 // intent or slot the catalogue lacks; invalid_argument when there is nothing to train on.

@@ -53,10 +53,15 @@ class SpanBuffer {
   const PiiSpan* end() const noexcept { return spans_.data() + size_; }
   // More spans were found than fit: the caller must treat the utterance as wholly sensitive.
   bool overflowed() const noexcept { return overflowed_; }
+  // Types the trained model finds possible somewhere in the text (at its low, recall-first threshold), spans or
+  // not: bit 1 << PiiType. Privacy fails closed on these (policy.h).
+  std::uint32_t suspected() const noexcept { return suspected_; }
+  void addSuspected(std::uint32_t types) noexcept { suspected_ |= types; }
 
   void clear() noexcept {
     size_ = 0;
     overflowed_ = false;
+    suspected_ = 0;
   }
   // Returns false (and marks overflowed) when full.
   bool push(const PiiSpan& span) noexcept {
@@ -72,6 +77,7 @@ class SpanBuffer {
   std::array<PiiSpan, kCapacity> spans_{};
   std::size_t size_ = 0;
   bool overflowed_ = false;
+  std::uint32_t suspected_ = 0;
 };
 
 class PiiLexicon;

@@ -57,10 +57,11 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
   findContextual(u, cands);
   findPeople(u, cands);
   findPersonal(u, cands);
+  std::uint32_t suspected = 0;
   if (model_) {
     CandidateMarks marks;
     markCandidates(cands, u.n, marks);
-    addModelCandidates(*model_, u, marks, cands);
+    suspected = addModelCandidates(*model_, u, marks, cands);
   }
 
   // Highest priority first, then the longer span; accepted spans never overlap.
@@ -84,6 +85,7 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
     const Token& b = u.tok[kept[k].t1 - 1];
     out.push(PiiSpan{a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, kept[k].type});
   }
+  out.addSuspected(suspected);
   return {};
 }
 

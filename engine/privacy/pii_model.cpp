@@ -10,6 +10,7 @@
 
 #include "engine/cloud/json.h"
 #include "engine/nlu/model_file.h"
+#include "engine/privacy/pii.h"
 #include "engine/privacy/pii_lexicon.h"
 #include "engine/privacy/pii_recognizers.h"
 #include "engine/privacy/pii_tagger.h"
@@ -26,13 +27,14 @@ bool localOnlyByDefault(PiiType t) {
 
 }  // namespace
 
-PiiModel::PiiModel(nlu::LinearLayer layer, std::array<float, kPiiTypeCount> thresholds, std::string note)
-    : layer_(std::move(layer)), thresholds_(thresholds), note_(std::move(note)) {}
+PiiModel::PiiModel(nlu::LinearLayer layer, Thresholds span, Thresholds suspect, std::string note)
+    : layer_(std::move(layer)), span_(span), suspect_(suspect), note_(std::move(note)) {}
 
 std::vector<std::uint8_t> PiiModel::serialize() const {
   nlu::ModelWriter w(kMagic, kPiiModelFormatVersion);
   w.str(note_);
-  for (float t : thresholds_) w.f32(t);
+  for (float t : span_) w.f32(t);
+  for (float t : suspect_) w.f32(t);
   w.layer(layer_);
   return w.seal();
 }
@@ -52,25 +54,30 @@ Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> 
   auto corrupt = [name](const char* what) { return makeError(Errc::corrupt, std::string(name) + ": " + what); };
   std::string note;
   if (!r.str(note, 4096)) return corrupt("truncated note");
-  std::array<float, kPiiTypeCount> thresholds{};
-  for (float& t : thresholds) {
-    if (!r.f32(t) || !(t > 0.0f) || t > 1.0f) return corrupt("bad threshold");
+  PiiModel::Thresholds span{}, suspect{};
+  for (auto* set : {&span, &suspect}) {
+    for (float& t : *set) {
+      if (!r.f32(t) || !(t > 0.0f) || t > 1.0f) return corrupt("bad threshold");
+    }
+  }
+  for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+    if (suspect[t] > span[t]) return corrupt("a suspect threshold above its span threshold");
   }
   nlu::LinearLayer layer;
   if (!r.layer(layer, kPiiTagCount)) return corrupt("bad tag layer");
   if (!r.atEnd()) return corrupt("trailing bytes");
-  return std::make_unique<PiiModel>(std::move(layer), thresholds, std::move(note));
+  return std::make_unique<PiiModel>(std::move(layer), span, suspect, std::move(note));
 }
 
 std::string PiiTrainReport::text() const {
   char buf[256];
   std::snprintf(buf, sizeof buf, "lines %zu (trained on %zu, held out %zu); spans not on word boundaries: %zu\n"
-                "held-out word tags %.4f; per type at the chosen threshold (held-out words):\n",
+                "held-out word tags %.4f; per type (held-out words):\n",
                 lines, trained, heldOut, spansUnaligned, tagAccuracy);
   std::string s = buf;
   for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
-    std::snprintf(buf, sizeof buf, "  %-16s threshold %.2f  recall %.4f  precision %.4f%s\n",
-                  piiTypeName(static_cast<PiiType>(t)), threshold[t], recall[t], precision[t],
+    std::snprintf(buf, sizeof buf, "  %-16s suspect at %.2f: recall %.4f precision %.4f; spans at %.2f%s\n",
+                  piiTypeName(static_cast<PiiType>(t)), suspect[t], recall[t], precision[t], span[t],
                   localOnlyByDefault(static_cast<PiiType>(t)) ? "  (local-only by default)" : "");
     s += buf;
   }
@@ -191,18 +198,102 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
     }
   }
   report.tagAccuracy = all ? static_cast<double>(right) / static_cast<double>(all) : 0.0;
-  std::array<float, kPiiTypeCount> thresholds{};
+  PiiModel::Thresholds suspect{}, span{};
   for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
     const double target = localOnlyByDefault(static_cast<PiiType>(t)) ? options.recallLocalOnly : options.recallOther;
     std::size_t s = 0;
     auto recallAt = [&](std::size_t k) { return gold[t] ? static_cast<double>(hit[t][k]) / static_cast<double>(gold[t]) : 1.0; };
     while (s + 1 < kSteps && recallAt(s) < target) ++s;
-    thresholds[t] = kLadder[s];
-    report.threshold[t] = kLadder[s];
+    suspect[t] = kLadder[s];
+    span[t] = std::max(0.5f, kLadder[s]);  // until calibratePiiModel() chooses
+    report.suspect[t] = suspect[t];
+    report.span[t] = span[t];
     report.recall[t] = recallAt(s);
     report.precision[t] = claimed[t][s] ? static_cast<double>(hit[t][s]) / static_cast<double>(claimed[t][s]) : 1.0;
   }
-  return std::make_unique<PiiModel>(trainer.layer(options.bits), thresholds, options.note);
+  return std::make_unique<PiiModel>(trainer.layer(options.bits), span, suspect, options.note);
+}
+
+Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl) {
+  struct Gold {
+    std::string text;
+    std::vector<PiiSpan> spans;
+  };
+  std::vector<Gold> lines;
+  std::string text;
+  std::size_t lineNo = 0;
+  while (std::getline(jsonl, text)) {
+    ++lineNo;
+    if (text.empty()) continue;
+    auto v = json::parse(text);
+    const std::string* t = v && v->isObject() ? v->findString("text") : nullptr;
+    const json::Value* spans = t != nullptr ? v->find("spans") : nullptr;
+    if (spans == nullptr || !spans->isArray()) {
+      return makeError(Errc::corrupt, "calibration line " + std::to_string(lineNo) + ": needs \"text\" and \"spans\"");
+    }
+    Gold g{*t, {}};
+    for (const json::Value& s : spans->items()) {
+      const json::Value* a = s.find("start");
+      const json::Value* e = s.find("end");
+      const std::string* type = s.findString("type");
+      if (a == nullptr || e == nullptr || type == nullptr) continue;
+      for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+        if (*type == piiTypeName(static_cast<PiiType>(k))) {
+          g.spans.push_back(PiiSpan{static_cast<std::uint32_t>(a->asNumber()), static_cast<std::uint32_t>(e->asNumber()),
+                                    static_cast<PiiType>(k)});
+        }
+      }
+    }
+    lines.push_back(std::move(g));
+  }
+  if (lines.empty()) return makeError(Errc::invalid_argument, "no calibration lines");
+  // Every type at one ladder value at a time (types hardly interact), rules first as in classify().
+  static constexpr float kSpanLadder[] = {0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f};
+  std::array<double, kPiiTypeCount> bestF1{};
+  PiiModel::Thresholds best = model.spanThresholds();
+  bestF1.fill(-1.0);
+  for (float th : kSpanLadder) {
+    auto copy = PiiModel::parse(model.serialize(), "calibration");
+    if (!copy) return std::move(copy).error();
+    PiiModel::Thresholds t{};
+    for (std::size_t k = 0; k < kPiiTypeCount; ++k) t[k] = std::max(th, model.suspectThreshold(static_cast<PiiType>(k)));
+    (*copy)->setSpanThresholds(t);
+    auto c = PiiClassifier::create(std::move(*copy));
+    if (!c) return std::move(c).error();
+    std::array<std::size_t, kPiiTypeCount> tp{}, fp{}, fn{};
+    SpanBuffer buf;
+    for (const Gold& g : lines) {
+      if (!(*c)->classify(g.text, buf).ok()) continue;
+      for (const PiiSpan& s : buf) {
+        const bool hit = std::any_of(g.spans.begin(), g.spans.end(), [&s](const PiiSpan& x) {
+          return x.start == s.start && x.end == s.end && x.type == s.type;
+        });
+        (hit ? tp : fp)[static_cast<std::size_t>(s.type)]++;
+      }
+      for (const PiiSpan& x : g.spans) {
+        const bool hit = std::any_of(buf.begin(), buf.end(), [&x](const PiiSpan& s) {
+          return x.start == s.start && x.end == s.end && x.type == s.type;
+        });
+        if (!hit) fn[static_cast<std::size_t>(x.type)]++;
+      }
+    }
+    for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+      const double f1 = tp[k] == 0 ? 0.0 : 2.0 * tp[k] / (2.0 * tp[k] + fp[k] + fn[k]);
+      // Ties go to the lower threshold: recall first.
+      if (f1 > bestF1[k] + 1e-9) {
+        bestF1[k] = f1;
+        best[k] = t[k];
+      }
+    }
+  }
+  model.setSpanThresholds(best);
+  std::string out = "calibration: " + std::to_string(lines.size()) + " lines; span thresholds (F1 there):";
+  for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %s %.2f (%.3f)", piiTypeName(static_cast<PiiType>(k)), best[k], bestF1[k]);
+    out += buf;
+  }
+  return out + "\n";
 }
 
 }  // namespace sotto::privacy

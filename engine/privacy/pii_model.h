@@ -4,8 +4,12 @@
 // recognizers' candidates around it. Its spans are added to the rules' (which keep their exact boundaries), with
 // a per-type probability threshold chosen for recall: a value the rules miss still counts as private.
 //
-// File (engine/nlu/model_file.h's container, magic "SOTTOPII"): the training note, the 14 per-type thresholds,
-// the tag layer (1 + 2 x 14 classes).
+// Two thresholds per type: a word joins a reported span at the span threshold (chosen for F1 on another author's
+// file when one is given); at the lower suspect threshold (chosen for recall on held-out lines) the type is only
+// marked suspected, which keeps a request with a possible local-only value on the device (policy.h).
+//
+// File (engine/nlu/model_file.h's container, magic "SOTTOPII"): the training note, 14 span thresholds, 14
+// suspect thresholds, the tag layer (1 + 2 x 14 classes).
 #pragma once
 
 #include <array>
@@ -34,21 +38,26 @@ class PiiModel {
   static Result<std::unique_ptr<PiiModel>> loadFile(const std::string& path);
   static Result<std::unique_ptr<PiiModel>> parse(std::span<const std::uint8_t> bytes, std::string_view name);
 
-  PiiModel(nlu::LinearLayer layer, std::array<float, kPiiTypeCount> thresholds, std::string note);
+  using Thresholds = std::array<float, kPiiTypeCount>;
+  PiiModel(nlu::LinearLayer layer, Thresholds span, Thresholds suspect, std::string note);
 
   std::vector<std::uint8_t> serialize() const;
   Status saveFile(const std::string& path) const;  // written to a temporary, then renamed
 
   const nlu::LinearLayer& layer() const noexcept { return layer_; }
-  // A word counts as part of a span of `type` when P(begin) + P(inside) of that type reaches this.
-  float threshold(PiiType type) const noexcept { return thresholds_[static_cast<std::size_t>(type)]; }
-  const std::array<float, kPiiTypeCount>& thresholds() const noexcept { return thresholds_; }
-  void setThresholds(const std::array<float, kPiiTypeCount>& t) noexcept { thresholds_ = t; }
+  // A word joins a span of `type` when P(begin) + P(inside) of that type reaches spanThreshold, and marks the type
+  // suspected when it reaches suspectThreshold (never above spanThreshold).
+  float spanThreshold(PiiType type) const noexcept { return span_[static_cast<std::size_t>(type)]; }
+  float suspectThreshold(PiiType type) const noexcept { return suspect_[static_cast<std::size_t>(type)]; }
+  const Thresholds& spanThresholds() const noexcept { return span_; }
+  const Thresholds& suspectThresholds() const noexcept { return suspect_; }
+  void setSpanThresholds(const Thresholds& t) noexcept { span_ = t; }
   const std::string& note() const noexcept { return note_; }
 
  private:
   nlu::LinearLayer layer_;
-  std::array<float, kPiiTypeCount> thresholds_{};
+  Thresholds span_{};
+  Thresholds suspect_{};
   std::string note_;
 };
 
@@ -66,9 +75,9 @@ struct PiiTrainOptions {
 struct PiiTrainReport {
   std::size_t lines = 0, trained = 0, heldOut = 0, spansUnaligned = 0;
   double tagAccuracy = 0.0;  // held-out words, argmax
-  // Per type on held-out words at the chosen threshold.
+  // Per type on held-out words at the suspect threshold.
   std::array<double, kPiiTypeCount> recall{}, precision{};
-  std::array<float, kPiiTypeCount> threshold{};
+  std::array<float, kPiiTypeCount> suspect{}, span{};
   std::string text() const;
 };
 
@@ -76,5 +85,9 @@ struct PiiTrainReport {
 // number and problem), invalid_argument (nothing to train on). Not real-time: allocates freely.
 Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTrainOptions& options,
                                                 PiiTrainReport& report);
+
+// Chooses each type's span threshold (never below its suspect threshold) for the best F1 of exact spans, rules
+// and model together, on another author's labelled lines (the dev file). Returns the report's lines.
+Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl);
 
 }  // namespace sotto::privacy

@@ -135,8 +135,9 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
   }
 }
 
-void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
-                        Candidates& c) noexcept {
+std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
+                                 Candidates& c) noexcept {
+  std::uint32_t suspected = 0;
   const nlu::LinearLayer& layer = model.layer();
   nlu::FeatureList features(layer.rowMask());
   float p[kPiiTagCount];
@@ -155,7 +156,8 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
     float bestQ = 0.0f;
     for (int t = 0; t < static_cast<int>(kPiiTypeCount); ++t) {
       const float q = p[1 + 2 * t] + p[2 + 2 * t];
-      if (q >= model.threshold(static_cast<PiiType>(t)) && q > bestQ) {
+      if (q >= model.suspectThreshold(static_cast<PiiType>(t))) suspected |= 1u << t;
+      if (q >= model.spanThreshold(static_cast<PiiType>(t)) && q > bestQ) {
         best = t;
         bestQ = q;
       }
@@ -172,6 +174,7 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
     }
   }
   close(u.n);
+  return suspected;
 }
 
 }  // namespace sotto::privacy::detail

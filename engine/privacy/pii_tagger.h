@@ -24,9 +24,10 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
 
 // Adds the model's spans as candidates of priority prio::model (below every rule: a rule's span keeps its
 // boundaries where both found something). A word joins a span of the type whose begin + inside probability is
-// highest when that reaches the type's threshold. No allocation; about 17 KiB of stack.
-void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
-                        Candidates& c) noexcept;
+// highest when that reaches the type's span threshold. Returns the types whose probability reached their
+// suspect threshold anywhere (bit per type). No allocation; about 17 KiB of stack.
+std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
+                                 Candidates& c) noexcept;
 
 namespace prio {
 inline constexpr int model = 10;

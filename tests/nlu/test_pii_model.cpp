@@ -98,8 +98,8 @@ TEST_F(PiiModelTest, ReportsThresholdsChosenForRecall) {
   EXPECT_GT(report_.trained, 60u);
   EXPECT_EQ(report_.spansUnaligned, 0u);
   const auto health = static_cast<std::size_t>(sp::PiiType::health);
-  EXPECT_GT(report_.threshold[health], 0.0f);
-  EXPECT_LE(report_.threshold[health], 0.5f);
+  EXPECT_GT(report_.suspect[health], 0.0f);
+  EXPECT_LE(report_.suspect[health], report_.span[health]);
   EXPECT_NE(report_.text().find("HEALTH"), std::string::npos);
 }
 

@@ -84,6 +84,29 @@ TEST(EscalationPolicy, NoPiiAndAllowedOnly) {
   EXPECT_EQ(d.text, c.text);
 }
 
+TEST(EscalationPolicy, ASuspectedLocalOnlyTypeKeepsAPrivateRequestLocal) {
+  // The trained model found a medication possible but reported no span: private mode fails closed.
+  SpanBuffer suspected;
+  suspected.addSuspected(piiTypeBit(PiiType::health));
+  Anonymizer anon;
+  const auto d = decideEscalation(PrivacyMode::private_, "my son takes brivoxate", true, suspected,
+                                  PolicyTable::defaults(), anon);
+  EXPECT_FALSE(d.mayEscalate);
+  EXPECT_EQ(d.reason, EscalationReason::localOnlyPii);
+  EXPECT_EQ(d.blockingType, PiiType::health);
+  // A suspected type that may leave redacted does not block; neither does suspicion in standard mode.
+  SpanBuffer person;
+  person.addSuspected(piiTypeBit(PiiType::person));
+  EXPECT_TRUE(decideEscalation(PrivacyMode::private_, "call brivo", true, person, PolicyTable::defaults(), anon)
+                  .mayEscalate);
+  EXPECT_TRUE(decideEscalation(PrivacyMode::standard, "my son takes brivoxate", true, suspected,
+                               PolicyTable::defaults(), anon)
+                  .mayEscalate);
+  // clear() forgets the suspicion with the spans.
+  suspected.clear();
+  EXPECT_EQ(suspected.suspected(), 0u);
+}
+
 TEST(EscalationPolicy, UnclassifiableTextNeverLeaves) {
   SpanBuffer overflowed;
   for (std::size_t i = 0; i <= SpanBuffer::kCapacity; ++i) {
