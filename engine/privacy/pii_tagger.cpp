@@ -36,6 +36,10 @@ enum Kind : std::uint8_t {
 };
 
 constexpr std::string_view kStart = "<s>";
+// Retyping a rule's span: the model's mean probability of the rule's type below the first, of another above the
+// second.
+constexpr float kRetypeOwn = 0.1f;
+constexpr float kRetypeOther = 0.9f;
 constexpr std::string_view kEnd = "</s>";
 
 // Digit strings as their shape and length ("4417" -> "dddd"): the value is never a feature, its form is.
@@ -141,6 +145,9 @@ std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, cons
   const nlu::LinearLayer& layer = model.layer();
   nlu::FeatureList features(layer.rowMask());
   float p[kPiiTagCount];
+  // Each type's probability per word, for the first kRetypeWords words (longer text keeps the rules' types).
+  constexpr std::size_t kRetypeWords = 128;
+  float q[kRetypeWords][kPiiTypeCount];
   int openType = -1;
   std::size_t openStart = 0;
   auto close = [&](std::size_t end) {
@@ -155,11 +162,12 @@ std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, cons
     int best = -1;
     float bestQ = 0.0f;
     for (int t = 0; t < static_cast<int>(kPiiTypeCount); ++t) {
-      const float q = p[1 + 2 * t] + p[2 + 2 * t];
-      if (q >= model.suspectThreshold(static_cast<PiiType>(t))) suspected |= 1u << t;
-      if (q >= model.spanThreshold(static_cast<PiiType>(t)) && q > bestQ) {
+      const float qt = p[1 + 2 * t] + p[2 + 2 * t];
+      if (i < kRetypeWords) q[i][t] = qt;
+      if (qt >= model.suspectThreshold(static_cast<PiiType>(t))) suspected |= 1u << t;
+      if (qt >= model.spanThreshold(static_cast<PiiType>(t)) && qt > bestQ) {
         best = t;
-        bestQ = q;
+        bestQ = qt;
       }
     }
     if (best < 0) {
@@ -174,6 +182,27 @@ std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, cons
     }
   }
   close(u.n);
+  // A cue-based rule's span keeps its boundaries, but takes the model's type when the model is sure the words are
+  // another type and not the rule's ("... that's my social" after nine digits a phone pattern took).
+  const std::size_t ruleCount = c.n;
+  for (std::size_t k = 0; k < ruleCount; ++k) {
+    Candidate& cand = c.c[k];
+    if (cand.priority <= prio::model || cand.priority >= prio::exact || cand.t1 > kRetypeWords) continue;
+    float own = 0.0f, other[kPiiTypeCount] = {};
+    for (std::size_t w = cand.t0; w < cand.t1; ++w) {
+      own += q[w][static_cast<std::size_t>(cand.type)];
+      for (std::size_t t = 0; t < kPiiTypeCount; ++t) other[t] += q[w][t];
+    }
+    const float words = static_cast<float>(cand.t1 - cand.t0);
+    std::size_t bestOther = 0;
+    for (std::size_t t = 1; t < kPiiTypeCount; ++t) {
+      if (other[t] > other[bestOther]) bestOther = t;
+    }
+    if (own / words < kRetypeOwn && other[bestOther] / words >= kRetypeOther &&
+        bestOther != static_cast<std::size_t>(cand.type)) {
+      cand.type = static_cast<PiiType>(bestOther);
+    }
+  }
   return suspected;
 }
 
