@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Retrains the understanding models for the catalogue and reports them: generates the training lines
+# (gen_train.py, driven by the catalogue), trains the intent/slot model (sotto nlu train) and the personal-data
+# model (sotto nlu train-pii), then scores rules alone against rules + models on the independent evaluation set
+# (gen_eval.py, never used for training or tuning) and on the dev files. A firmware team that edits
+# config/intents.xml runs this once. A few minutes on 2 cores.
+#
+# Usage: bench/nlu/train.sh [-b BUILD_DIR] [-w WORK_DIR] [-o OUT_DIR] [-c CATALOGUE] [--seed N] [--report-only]
+#   OUT_DIR (default config/) receives intents.nlu (named after the catalogue) and pii.nlu;
+#   --report-only scores the models already in OUT_DIR.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+build="$src/build/host-release"
+work="${TMPDIR:-/tmp}/sotto-nlu-train"
+out="$src/config"
+catalogue="$src/config/intents.xml"
+seed=1
+train=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -b) build=$2; shift 2 ;;
+    -w) work=$2; shift 2 ;;
+    -o) out=$2; shift 2 ;;
+    -c) catalogue=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --report-only) train=0; shift ;;
+    -h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+    *) echo "train.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+sotto="$build/sotto"
+for exe in "$sotto" "$build/bench/intents/bench_intents" "$build/bench/privacy/bench_pii"; do
+  [ -x "$exe" ] || { echo "train.sh: $exe not built (cmake --build $build --target sotto bench_intents bench_pii)" >&2; exit 1; }
+done
+mkdir -p "$work" "$out"
+name=$(basename "$catalogue" .xml)
+if [ "$train" = 1 ]; then
+  start=$(date +%s)
+  python3 "$here/gen_train.py" --out "$work" --seed "$seed" --catalogue "$catalogue"
+  # Thresholds come from the dev files (another author's lines, meant for tuning), never from the evaluation set.
+  dev="$src/../shared/data"
+  cal_i=""; cal_p=""
+  [ -f "$dev/intents-dev.jsonl" ] && cal_i="--calibrate $dev/intents-dev.jsonl"
+  [ -f "$dev/pii-dev.jsonl" ] && cal_p="--calibrate $dev/pii-dev.jsonl"
+  # shellcheck disable=SC2086
+  "$sotto" nlu train --data "$work/intents-train.jsonl" -c "$catalogue" -o "$out/$name.nlu" --seed "$seed" $cal_i \
+    --note "gen_train.py --seed $seed for $(basename "$catalogue"), $(date -u +%Y-%m-%d)"
+  # shellcheck disable=SC2086
+  "$sotto" nlu train-pii --data "$work/pii-train.jsonl" -o "$out/pii.nlu" --seed "$seed" $cal_p \
+    --note "gen_train.py --seed $seed, $(date -u +%Y-%m-%d)"
+  echo "trained in $(( $(date +%s) - start )) s"
+fi
+python3 "$here/gen_eval.py" --out "$work/eval" > /dev/null
+dev="$src/../shared/data"
+set -- "$work/eval/intents-eval.jsonl"
+[ -f "$dev/intents-dev.jsonl" ] && set -- "$@" "$dev/intents-dev.jsonl"
+"$build/bench/intents/bench_intents" --catalogue "$catalogue" --model "$out/$name.nlu" "$@"
+set -- "$work/eval/pii-eval.jsonl"
+[ -f "$dev/pii-dev.jsonl" ] && set -- "$@" "$dev/pii-dev.jsonl"
+"$build/bench/privacy/bench_pii" --model "$out/pii.nlu" "$@"
