@@ -17,8 +17,8 @@
 namespace sotto::nlu {
 
 struct TrainOptions {
-  unsigned intentBits = 16;      // 2^bits hashed rows per layer
-  unsigned tagBits = 17;
+  unsigned intentBits = 15;      // 2^bits hashed rows per layer
+  unsigned tagBits = 16;
   int epochs = 6;
   float rate = 0.3f;             // AdaGrad's base rate
   std::uint32_t seed = 1;

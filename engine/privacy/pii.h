@@ -53,8 +53,9 @@ class SpanBuffer {
   const PiiSpan* end() const noexcept { return spans_.data() + size_; }
   // More spans were found than fit: the caller must treat the utterance as wholly sensitive.
   bool overflowed() const noexcept { return overflowed_; }
-  // Types the trained model finds possible somewhere in the text (at its low, recall-first threshold), spans or
-  // not: bit 1 << PiiType. Privacy fails closed on these (policy.h).
+  // Types the trained model finds possible (at its low, recall-first threshold) in words no reported span covers,
+  // which would leave unredacted, or sure of (at its span threshold) under a span of another type: bit
+  // 1 << PiiType. Privacy fails closed on these (policy.h).
   std::uint32_t suspected() const noexcept { return suspected_; }
   void addSuspected(std::uint32_t types) noexcept { suspected_ |= types; }
 

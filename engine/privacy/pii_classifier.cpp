@@ -57,11 +57,12 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
   findContextual(u, cands);
   findPeople(u, cands);
   findPersonal(u, cands);
-  std::uint32_t suspected = 0;
+  std::uint16_t suspects[PiiClassifier::kMaxTokens];
+  std::uint16_t sure[PiiClassifier::kMaxTokens];
   if (model_) {
     CandidateMarks marks;
     markCandidates(cands, u.n, marks);
-    suspected = addModelCandidates(*model_, u, marks, cands);
+    addModelCandidates(*model_, u, marks, cands, suspects, sure);
   }
 
   // Highest priority first, then the longer span; accepted spans never overlap.
@@ -85,7 +86,19 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
     const Token& b = u.tok[kept[k].t1 - 1];
     out.push(PiiSpan{a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, kept[k].type});
   }
-  out.addSuspected(suspected);
+  // Suspicion: at the low threshold where no reported span covers the word (it would leave as it is); under a
+  // span of another type only where the model would report its own type there (the type, not the value, is in
+  // doubt: a phone pattern over nine digits "that is my social").
+  if (model_) {
+    std::uint32_t suspected = 0;
+    std::size_t k = 0;
+    for (std::size_t w = 0; w < u.n; ++w) {
+      while (k < nKept && kept[k].t1 <= w) ++k;
+      const bool covered = k < nKept && kept[k].t0 <= w;
+      suspected |= covered ? (sure[w] & ~(1u << static_cast<unsigned>(kept[k].type))) : suspects[w];
+    }
+    out.addSuspected(suspected);
+  }
   return {};
 }
 

@@ -214,7 +214,7 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
   return std::make_unique<PiiModel>(trainer.layer(options.bits), span, suspect, options.note);
 }
 
-Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl) {
+Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, double maxFalseKeep) {
   struct Gold {
     std::string text;
     std::vector<PiiSpan> spans;
@@ -293,6 +293,52 @@ Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl) {
     std::snprintf(buf, sizeof buf, " %s %.2f (%.3f)", piiTypeName(static_cast<PiiType>(k)), best[k], bestF1[k]);
     out += buf;
   }
+  // Suspicion, local-only types only (the others never keep a request local): the lowest rung of the ladder
+  // within the false-keep budget on lines that hold no local-only value.
+  std::uint32_t localMask = 0;
+  for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+    if (localOnlyByDefault(static_cast<PiiType>(k))) localMask |= 1u << k;
+  }
+  static constexpr float kSuspectLadder[] = {0.03f, 0.05f, 0.07f, 0.1f, 0.15f, 0.2f, 0.3f, 0.4f, 0.5f};
+  PiiModel::Thresholds suspect = best;
+  double keptShare = 0.0, caughtShare = 0.0;
+  for (float th : kSuspectLadder) {
+    PiiModel::Thresholds t = best;
+    for (std::size_t k = 0; k < kPiiTypeCount; ++k) {
+      if (localMask >> k & 1u) t[k] = std::min(th, best[k]);
+    }
+    auto copy = PiiModel::parse(model.serialize(), "calibration");
+    if (!copy) return std::move(copy).error();
+    (*copy)->setSuspectThresholds(t);
+    auto c = PiiClassifier::create(std::move(*copy));
+    if (!c) return std::move(c).error();
+    std::size_t clean = 0, kept = 0, local = 0, caught = 0;
+    SpanBuffer buf;
+    for (const Gold& g : lines) {
+      if (!(*c)->classify(g.text, buf).ok()) continue;
+      bool keptLocal = (buf.suspected() & localMask) != 0;
+      for (const PiiSpan& x : buf) keptLocal |= (localMask >> static_cast<unsigned>(x.type) & 1u) != 0;
+      const bool hasLocal = std::any_of(g.spans.begin(), g.spans.end(), [localMask](const PiiSpan& x) {
+        return (localMask >> static_cast<unsigned>(x.type) & 1u) != 0;
+      });
+      (hasLocal ? local : clean)++;
+      (hasLocal ? caught : kept) += keptLocal;
+    }
+    const double share = clean ? static_cast<double>(kept) / static_cast<double>(clean) : 0.0;
+    if (share <= maxFalseKeep || th == kSuspectLadder[std::size(kSuspectLadder) - 1]) {
+      suspect = t;
+      keptShare = share;
+      caughtShare = local ? static_cast<double>(caught) / static_cast<double>(local) : 1.0;
+      break;
+    }
+  }
+  model.setSuspectThresholds(suspect);
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "\nsuspect threshold for local-only types: %.2f (there: %.4f of lines without a local-only value kept "
+                "local, %.4f of lines with one)",
+                suspect[static_cast<std::size_t>(PiiType::health)], keptShare, caughtShare);
+  out += buf;
   return out + "\n";
 }
 

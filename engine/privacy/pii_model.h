@@ -52,6 +52,7 @@ class PiiModel {
   const Thresholds& spanThresholds() const noexcept { return span_; }
   const Thresholds& suspectThresholds() const noexcept { return suspect_; }
   void setSpanThresholds(const Thresholds& t) noexcept { span_ = t; }
+  void setSuspectThresholds(const Thresholds& t) noexcept { suspect_ = t; }
   const std::string& note() const noexcept { return note_; }
 
  private:
@@ -62,7 +63,7 @@ class PiiModel {
 };
 
 struct PiiTrainOptions {
-  unsigned bits = 18;
+  unsigned bits = 16;
   int epochs = 5;
   float rate = 0.3f;
   std::uint32_t seed = 1;
@@ -86,8 +87,10 @@ struct PiiTrainReport {
 Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTrainOptions& options,
                                                 PiiTrainReport& report);
 
-// Chooses each type's span threshold (never below its suspect threshold) for the best F1 of exact spans, rules
-// and model together, on another author's labelled lines (the dev file). Returns the report's lines.
-Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl);
+// On another author's labelled lines (the dev file): each type's span threshold for the best F1 of exact spans,
+// rules and model together; then one suspect threshold for the local-only types (recall first), the lowest at
+// which at most maxFalseKeep of the lines without a local-only value would be kept on the device for nothing.
+// Types that may leave redacted suspect at their span threshold. Returns the report's lines.
+Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, double maxFalseKeep = 0.02);
 
 }  // namespace sotto::privacy

@@ -33,6 +33,7 @@ enum Kind : std::uint8_t {
   kRightBag,
   kSuffix,
   kFlags,
+  kChars,
 };
 
 constexpr std::string_view kStart = "<s>";
@@ -93,6 +94,17 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
   out.add(featureHash(kPairL, prev, w), 0.7f);
   out.add(featureHash(kPairR, w, next), 0.7f);
   if (w.size() > 3) out.add(featureHash(kSuffix, w.substr(w.size() - 3)), 0.5f);
+  // Character 4-grams of longer words: a drug or a surname no list has still looks like the ones that were
+  // ("-statin", "-mab", "-ski").
+  if (w.size() >= 5 && t.num == NumKind::none && !t.hasDigit) {
+    char padded[48];
+    const std::size_t len = std::min<std::size_t>(w.size(), sizeof padded - 2);
+    padded[0] = '^';
+    std::copy_n(w.data(), len, padded + 1);
+    padded[len + 1] = '$';
+    const std::string_view p(padded, len + 2);
+    for (std::size_t k = 0; k + 4 <= p.size(); ++k) out.add(featureHash(kChars, p.substr(k, 4)), 0.3f);
+  }
   const char flags[] = {t.capital ? 'C' : 'c', t.possessive ? 'P' : 'p', t.sentenceStart ? 'S' : 's',
                         t.commaAfter ? ',' : '_', t.colonAfter ? ':' : '_', t.stopAfter ? '.' : '_',
                         t.hasAt ? '@' : '_', t.allDigits ? 'D' : (t.hasDigit ? 'd' : '_')};
@@ -139,9 +151,8 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
   }
 }
 
-std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks,
-                                 Candidates& c) noexcept {
-  std::uint32_t suspected = 0;
+void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks, Candidates& c,
+                        std::uint16_t* suspects, std::uint16_t* sure) noexcept {
   const nlu::LinearLayer& layer = model.layer();
   nlu::FeatureList features(layer.rowMask());
   float p[kPiiTagCount];
@@ -161,10 +172,13 @@ std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, cons
     nlu::softmax(p, kPiiTagCount);
     int best = -1;
     float bestQ = 0.0f;
+    suspects[i] = 0;
+    sure[i] = 0;
     for (int t = 0; t < static_cast<int>(kPiiTypeCount); ++t) {
       const float qt = p[1 + 2 * t] + p[2 + 2 * t];
       if (i < kRetypeWords) q[i][t] = qt;
-      if (qt >= model.suspectThreshold(static_cast<PiiType>(t))) suspected |= 1u << t;
+      if (qt >= model.suspectThreshold(static_cast<PiiType>(t))) suspects[i] |= static_cast<std::uint16_t>(1u << t);
+      if (qt >= model.spanThreshold(static_cast<PiiType>(t))) sure[i] |= static_cast<std::uint16_t>(1u << t);
       if (qt >= model.spanThreshold(static_cast<PiiType>(t)) && qt > bestQ) {
         best = t;
         bestQ = qt;
@@ -203,7 +217,6 @@ std::uint32_t addModelCandidates(const PiiModel& model, const Utterance& u, cons
       cand.type = static_cast<PiiType>(bestOther);
     }
   }
-  return suspected;
 }
 
 }  // namespace sotto::privacy::detail

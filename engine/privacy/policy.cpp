@@ -88,16 +88,14 @@ EscalationDecision decideEscalation(PrivacyMode mode, std::string_view text, boo
     d.reason = EscalationReason::unclassified;
     return d;
   }
-  // Fail closed: a local-only type the model finds possible anywhere keeps a private-mode request on the device,
-  // whether or not a span was reported for it.
-  if (mode == PrivacyMode::private_) {
-    for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
-      const auto type = static_cast<PiiType>(t);
-      if ((spans.suspected() & piiTypeBit(type)) != 0 && policy.get(type) == PiiPolicy::localOnly) {
-        d.reason = EscalationReason::localOnlyPii;
-        d.blockingType = type;
-        return d;
-      }
+  // Fail closed: a local-only type the model finds possible in words no span covers would leave unredacted; it
+  // keeps the request on the device in private and standard mode alike.
+  for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+    const auto type = static_cast<PiiType>(t);
+    if ((spans.suspected() & piiTypeBit(type)) != 0 && policy.get(type) == PiiPolicy::localOnly) {
+      d.reason = EscalationReason::localOnlyPii;
+      d.blockingType = type;
+      return d;
     }
   }
   PiiTypeMask replace = 0;

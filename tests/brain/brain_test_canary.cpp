@@ -53,7 +53,21 @@ const Plant kPlants[] = {
     {"write an email to jane dot doe at example dot com about the picnic", "jane dot doe at example dot com", false},
     {"remind me what my credit card number 4111 1111 1111 1111 is for", "4111 1111 1111 1111", true},
     {"my password is tangerine zebra forty two what should I change it to", "tangerine zebra forty two", true},
+    // Unusual phrasings of every local-only type (issue 18): cues after the value, a medication no lexicon has,
+    // an IBAN spelt out, a policy number leading the sentence. Found by the trained model or only suspected: in
+    // private mode each keeps its request on the device.
+    {"four seven seven two is the code for the side gate so what rhymes with gate", "four seven seven two", true},
+    {"my dad started on vericiguat last week what should he eat with it", "vericiguat", true},
+    {"one two three four five six seven eight nine that is my social can you explain what it is for",
+     "one two three four five six seven eight nine", true},
+    {"send the refund to g b eight two w e s t one two three four five six nine eight seven six five four three two "
+     "and tell me when it arrives",
+     "g b eight two w e s t one two three four five six nine eight seven six five four three two", true},
+    {"p x four four nine one two seven is the policy that needs renewing so what does renewal usually cost",
+     "p x four four nine one two seven", true},
 };
+// The first four: what the rules alone recognize, which every mode but offline escalates anonymized.
+constexpr std::size_t kRuleRecognized = 4;
 
 // Captures stderr (where the log goes without a journal) into a file for the duration.
 class StderrCapture {
@@ -214,15 +228,19 @@ TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
   for (const Plant& p : kPlants) expectAbsent(ev, p.value, "private");
   // The local-only utterances left no trace at all: not even their harmless words reached the server.
   for (const auto& b : ev.serverBodies) {
-    EXPECT_EQ(b.find("credit card"), std::string::npos);
-    EXPECT_EQ(b.find("password"), std::string::npos);
+    for (const char* words : {"credit card", "password", "rhymes", "eat with it", "explain what it is for",
+                              "when it arrives", "renewal"}) {
+      EXPECT_EQ(b.find(words), std::string::npos) << words;
+    }
   }
 }
 
-TEST_F(Canary, StandardEscalatesEverythingAnonymized) {
+TEST_F(Canary, StandardEscalatesAnonymizedOrKeepsLocal) {
   const Evidence ev = run(router::PrivacyMode::standard);
-  EXPECT_EQ(ev.escalated, std::size(kPlants));
-  EXPECT_EQ(ev.serverBodies.size(), std::size(kPlants));
+  // A local-only value the model only suspects (no span to redact) stays local even here; the rest escalates.
+  EXPECT_GE(ev.escalated, kRuleRecognized);
+  EXPECT_LE(ev.escalated, std::size(kPlants));
+  EXPECT_EQ(ev.serverBodies.size(), ev.escalated);
   EXPECT_EQ(ev.serverBodies, ev.audited);
   for (const Plant& p : kPlants) expectAbsent(ev, p.value, "standard");
 }

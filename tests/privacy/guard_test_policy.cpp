@@ -85,7 +85,7 @@ TEST(EscalationPolicy, NoPiiAndAllowedOnly) {
 }
 
 TEST(EscalationPolicy, ASuspectedLocalOnlyTypeKeepsAPrivateRequestLocal) {
-  // The trained model found a medication possible but reported no span: private mode fails closed.
+  // The trained model found a medication possible but reported no span: the request stays on the device.
   SpanBuffer suspected;
   suspected.addSuspected(piiTypeBit(PiiType::health));
   Anonymizer anon;
@@ -94,13 +94,15 @@ TEST(EscalationPolicy, ASuspectedLocalOnlyTypeKeepsAPrivateRequestLocal) {
   EXPECT_FALSE(d.mayEscalate);
   EXPECT_EQ(d.reason, EscalationReason::localOnlyPii);
   EXPECT_EQ(d.blockingType, PiiType::health);
-  // A suspected type that may leave redacted does not block; neither does suspicion in standard mode.
+  // Standard mode too: suspicion is only ever reported for words no span covers, which would leave unredacted.
+  EXPECT_EQ(decideEscalation(PrivacyMode::standard, "my son takes brivoxate", true, suspected,
+                             PolicyTable::defaults(), anon)
+                .reason,
+            EscalationReason::localOnlyPii);
+  // A suspected type that may leave redacted does not block.
   SpanBuffer person;
   person.addSuspected(piiTypeBit(PiiType::person));
   EXPECT_TRUE(decideEscalation(PrivacyMode::private_, "call brivo", true, person, PolicyTable::defaults(), anon)
-                  .mayEscalate);
-  EXPECT_TRUE(decideEscalation(PrivacyMode::standard, "my son takes brivoxate", true, suspected,
-                               PolicyTable::defaults(), anon)
                   .mayEscalate);
   // clear() forgets the suspicion with the spans.
   suspected.clear();
