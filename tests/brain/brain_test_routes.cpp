@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Routes without the cloud: intents answer without a model, the local model answers and its answer is cached (and
 // survives a restart encrypted), prompts with personal data are never cached, a missing model degrades.
+#include <filesystem>
+
 #include "tests/brain/brain_test_util.h"
 
 namespace sotto::brain::test {
@@ -98,6 +100,44 @@ TEST(BrainRoutes, BrokenModelDegradesToIntentsAndSaysWhy) {
   EXPECT_TRUE(named);
   EXPECT_EQ(ask(*b, "set a timer for two minutes").route, router::Route::intent);
   EXPECT_EQ(ask(*b, "why is the sky blue").route, router::Route::cannotAnswer);
+}
+
+TEST(BrainRoutes, MissingOrDamagedUnderstandingModelsDegradeToRulesAndSayWhy) {
+  ScratchDir dir;
+  // The catalogue alone in a directory of its own: no intents.nlu, no pii.nlu beside it.
+  const std::string alone = dir.path() + "/intents.xml";
+  std::filesystem::copy_file(sourcePath("config/intents.xml"), alone);
+  BrainOverrides o = testOverrides();
+  o.cataloguePath = alone;
+  auto warned = [](const Brain& b, const char* what) {
+    for (const std::string& w : b.warnings()) {
+      if (w.find(what) != std::string::npos) return true;
+    }
+    return false;
+  };
+  {
+    auto b = makeBrain(testConfig(dir.path()), o);
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(warned(*b, "understanding model unavailable"));
+    EXPECT_TRUE(warned(*b, "personal-data model unavailable"));
+    EXPECT_EQ(ask(*b, "set a timer for two minutes").route, router::Route::intent);
+  }
+  // Damaged copies: one flipped byte each. The checksum names the damage; intents and privacy still work.
+  for (const char* name : {"intents.nlu", "pii.nlu"}) {
+    const std::string copy = dir.path() + "/" + name;
+    std::filesystem::copy_file(sourcePath(std::string("config/") + name), copy);
+    std::FILE* f = std::fopen(copy.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 1000, SEEK_SET);
+    const int c = std::fgetc(f);
+    std::fseek(f, 1000, SEEK_SET);
+    std::fputc(c ^ 0x40, f);
+    std::fclose(f);
+  }
+  auto b = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(warned(*b, "checksum mismatch"));
+  EXPECT_EQ(ask(*b, "set a timer for two minutes").route, router::Route::intent);
 }
 
 }  // namespace
