@@ -48,6 +48,34 @@ Result<Understander> Understander::create(const intents::Matcher& matcher, const
 }
 
 void Understander::understand(std::string_view text, UnderstandWorkspace& ws, intents::IntentMatch& out) const noexcept {
+  Reading r;
+  read(text, ws, out, r);
+}
+
+void Understander::assess(std::string_view text, UnderstandWorkspace& ws, Assessment& a) const noexcept {
+  Reading r;
+  read(text, ws, ws.scratchMatch, r);
+  const intents::IntentMatch& m = ws.scratchMatch;
+  a = Assessment{};
+  a.intent = m.intent;
+  a.complete = m.intent >= 0;
+  a.expectsMore = r.missingSlot;
+  // The confidence of what was understood; for none, how sure the reading is that no command was said.
+  a.confidence = static_cast<float>(m.confidence);
+  // Plausibility for n-best rescoring: a reading the rules or the model are sure of scores high; a command whose
+  // slots do not read (a misheard number) scores half; text the model cannot place scores its best guess.
+  if (m.intent >= 0) {
+    a.score = a.confidence;
+  } else if (r.missingSlot) {
+    a.score = 0.5f * r.probability;
+  } else {
+    a.score = r.probability > 0.0f ? r.probability : a.confidence;
+  }
+}
+
+void Understander::read(std::string_view text, UnderstandWorkspace& ws, intents::IntentMatch& out,
+                        Reading& r) const noexcept {
+  r = Reading{};
   matcher_->match(text, ws.match, out);
   if (out.intent >= 0 || out.openRequest || model_ == nullptr) return;
   const intents::Utterance& u = intents::Matcher::lastUtterance(ws.match);
@@ -60,6 +88,7 @@ void Understander::understand(std::string_view text, UnderstandWorkspace& ws, in
     if (ws.nlu.intentProb[k] > ws.nlu.intentProb[best]) best = k;
   }
   const float p = ws.nlu.intentProb[best];
+  r.probability = p;
   // The rules' none stands unless the model is sure: a false command is worse than a question for the LLM.
   out.confidence = ws.nlu.intentProb[0];
   if (best == 0 || p < model_->threshold()) return;
@@ -106,6 +135,7 @@ void Understander::understand(std::string_view text, UnderstandWorkspace& ws, in
     if (!ss.required || ss.type == intents::SlotType::result) continue;
     if (out.slot(ss.name) == nullptr) {
       out.slotCount = 0;
+      r.missingSlot = true;  // "set a timer for": a command still being said
       return;
     }
   }

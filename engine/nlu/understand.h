@@ -19,6 +19,17 @@ namespace sotto::nlu {
 struct UnderstandWorkspace {
   intents::MatchWorkspace match;
   NluWorkspace nlu;
+  intents::IntentMatch scratchMatch;  // assess()'s
+};
+
+// What the rest of the pipeline asks of a partial or alternative transcript (assess()).
+struct Assessment {
+  int intent = -1;           // catalogue intent understood, -1 none
+  float confidence = 0.0f;   // of that intent; for none, how sure no command was said
+  bool complete = false;     // a command with every required slot: acting on it now would be right (turn-taking)
+  bool expectsMore = false;  // the model hears a command whose required slot has not been said yet ("set a timer
+                             // for"): keep listening
+  float score = 0.0f;        // plausibility in [0, 1] for rescoring a recognizer's n-best list: higher reads better
 };
 
 // Threads: build on a control thread; understand() from any number of threads at once, each with its own
@@ -34,8 +45,17 @@ class Understander {
 
   void understand(std::string_view text, UnderstandWorkspace& ws, intents::IntentMatch& out) const noexcept;
 
+  // The same reading, summarized for turn-taking and n-best rescoring; cheap enough for every partial (one
+  // match and at most one classification and tagging). Same threads and guarantees as understand().
+  void assess(std::string_view text, UnderstandWorkspace& ws, Assessment& out) const noexcept;
+
  private:
+  struct Reading {
+    float probability = 0.0f;  // the model's most probable class, when it was asked
+    bool missingSlot = false;  // the model's command lacked a required slot
+  };
   Understander() = default;
+  void read(std::string_view text, UnderstandWorkspace& ws, intents::IntentMatch& out, Reading& r) const noexcept;
   const intents::Matcher* matcher_ = nullptr;
   const NluModel* model_ = nullptr;
   std::vector<int> catalogueIntent_;                // model intent -> catalogue intent (-1 for none)

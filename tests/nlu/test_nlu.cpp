@@ -143,6 +143,34 @@ TEST_F(NluTest, RulesComeFirstAndGuardsHold) {
   EXPECT_EQ(run(*both, "kick off a countdown"), "none [rules]");
 }
 
+TEST_F(NluTest, AssessesPartialsForTurnTakingAndRescoring) {
+  auto both = sn::Understander::create(*matcher_, model_);
+  ASSERT_TRUE(both.ok());
+  sn::UnderstandWorkspace ws;
+  sn::Assessment a;
+  // A command still being said: the model hears a countdown, its length has not come yet.
+  both->assess("kick off a countdown of", ws, a);
+  EXPECT_FALSE(a.complete);
+  EXPECT_TRUE(a.expectsMore);
+  EXPECT_EQ(a.intent, -1);
+  // Complete, by the model and by the rules.
+  both->assess("kick off a countdown of four minutes", ws, a);
+  EXPECT_TRUE(a.complete);
+  EXPECT_FALSE(a.expectsMore);
+  EXPECT_EQ(a.intent, matcher_->catalogue().intentIndex("timer.set"));
+  const float good = a.score;
+  both->assess("set a timer for five minutes", ws, a);
+  EXPECT_TRUE(a.complete);
+  EXPECT_GT(a.confidence, 0.9f);
+  // An open request is complete as a question, not as a command: nothing to wait for.
+  both->assess("what do cats eat", ws, a);
+  EXPECT_FALSE(a.complete);
+  EXPECT_FALSE(a.expectsMore);
+  // Rescoring: the reading with the value outscores the one whose number did not come through.
+  both->assess("kick off a countdown of", ws, a);
+  EXPECT_GT(good, a.score);
+}
+
 TEST_F(NluTest, FileRoundTripGivesTheSameAnswers) {
   const std::vector<std::uint8_t> bytes = model_->serialize();
   auto again = sn::NluModel::parse(bytes, "memory");
@@ -237,9 +265,13 @@ TEST_F(NluTest, NoAllocationPerUtterance) {
   const char* lines[] = {"boost the music please", "kick off a countdown of four minutes", "what do dogs eat",
                          "set a timer for five minutes", "how do i boost the sound"};
   both->understand(lines[0], *ws, m);
+  sn::Assessment a;
   const sotto::test::NoAllocScope scope;
   for (int rep = 0; rep < 3; ++rep) {
-    for (const char* l : lines) both->understand(l, *ws, m);
+    for (const char* l : lines) {
+      both->understand(l, *ws, m);
+      both->assess(l, *ws, a);
+    }
   }
   EXPECT_EQ(scope.allocations(), 0u);
 }
