@@ -47,10 +47,10 @@ if [ "$train" = 1 ]; then
   [ -f "$dev/pii-dev.jsonl" ] && cal_p="--calibrate $dev/pii-dev.jsonl"
   # shellcheck disable=SC2086
   "$sotto" nlu train --data "$work/intents-train.jsonl" -c "$catalogue" -o "$out/$name.nlu" --seed "$seed" $cal_i \
-    --note "gen_train.py --seed $seed for $(basename "$catalogue"), $(date -u +%Y-%m-%d)"
+    --note "gen_train.py --seed $seed for $(basename "$catalogue")"
   # shellcheck disable=SC2086
   "$sotto" nlu train-pii --data "$work/pii-train.jsonl" -o "$out/pii.nlu" --seed "$seed" $cal_p \
-    --note "gen_train.py --seed $seed, $(date -u +%Y-%m-%d)"
+    --note "gen_train.py --seed $seed"
   echo "trained in $(( $(date +%s) - start )) s"
 fi
 python3 "$here/gen_eval.py" --out "$work/eval" > /dev/null

@@ -89,8 +89,8 @@ class PiiModel;
 // tagger behind it for what the rules miss.
 //
 // Threads: create() on a control thread (it builds every table, allocating). classify() is const, touches only
-// the caller's buffer and its own stack (about 40 KiB), never allocates, locks or blocks: any number of threads
-// may call it at once, including the brain thread.
+// the caller's buffer and its own stack (about 70 KiB with the model), never allocates, locks or blocks: any
+// number of threads may call it at once, including the brain thread.
 class PiiClassifier {
  public:
   // Longest input classify() accepts; longer text is refused rather than half-checked (the router then keeps the
