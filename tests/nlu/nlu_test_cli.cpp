@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// The understanding CLI as a process: `sotto intent --json` says which layer answered and degrades to the rules
+// on a damaged model; `sotto nlu train` names a malformed line; `sotto nlu info` refuses a damaged file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "tests/app/child.h"
+
+namespace {
+
+std::string tempPath(const std::string& name) { return ::testing::TempDir() + "/nlu_cli_" + name; }
+
+void writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+// Runs `sotto ARGS < input` (through the emulator in cross builds).
+int sotto(const std::string& args, const std::string& input, std::string& out) {
+  const std::string in = tempPath("stdin.txt");
+  writeFile(in, input);
+  std::string cmd;
+  for (const auto& w : sotto::test::commandFor(SOTTO_CLI_PATH, {})) cmd += "'" + w + "' ";
+  return sotto::test::runCapture("/bin/sh", {"-c", cmd + args + " < '" + in + "'"}, out, false);
+}
+
+TEST(NluCli, IntentSaysWhichLayerAnsweredAndFallsBackToTheRules) {
+  const std::string catalogue = std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml";
+  std::string out;
+  // A phrasing the catalogue does not have: the shipped model answers it; with --rules-only nothing does.
+  const std::string line = "the music is way too quiet\n";
+  ASSERT_EQ(sotto("intent --json --catalogue '" + catalogue + "'", line, out), 0) << out;
+  EXPECT_NE(out.find("\"intent\":\"volume.up\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"source\":\"model\""), std::string::npos) << out;
+  ASSERT_EQ(sotto("intent --json --rules-only --catalogue '" + catalogue + "'", line, out), 0) << out;
+  EXPECT_NE(out.find("\"intent\":\"none\""), std::string::npos) << out;
+  // A damaged model: reported, and the phrasings alone answer.
+  const std::string bad = tempPath("bad.nlu");
+  writeFile(bad, "SOTTONLU and then nothing that adds up to a model");
+  ASSERT_EQ(sotto("intent --json --model '" + bad + "' --catalogue '" + catalogue + "'",
+                  "set a timer for five minutes\n", out),
+            0)
+      << out;
+  EXPECT_NE(out.find("answering with the catalogue's phrasings alone"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"intent\":\"timer.set\""), std::string::npos) << out;
+  std::remove(bad.c_str());
+}
+
+TEST(NluCli, TrainNamesAMalformedLineAndInfoRefusesDamage) {
+  const std::string data = tempPath("train.jsonl");
+  writeFile(data, "{\"text\": \"turn it up\", \"intent\": \"volume.up\"}\n{\"text\": \"oops\"\n");
+  std::string out;
+  EXPECT_EQ(sotto("nlu train --data '" + data + "' -o '" + tempPath("m.nlu") + "'", "", out), 1) << out;
+  EXPECT_NE(out.find("line 2"), std::string::npos) << out;
+  EXPECT_EQ(sotto("nlu train", "", out), 2) << out;
+  const std::string bad = tempPath("info.nlu");
+  writeFile(bad, std::string(100, 'x'));
+  EXPECT_EQ(sotto("nlu info '" + bad + "'", "", out), 1) << out;
+  EXPECT_EQ(sotto("nlu info '" + std::string(SOTTO_SOURCE_DIR) + "/config/pii.nlu'", "", out), 0) << out;
+  EXPECT_NE(out.find("personal-data model"), std::string::npos) << out;
+  std::remove(data.c_str());
+  std::remove(bad.c_str());
+}
+
+}  // namespace
