@@ -50,44 +50,77 @@ bool readUnsigned(const char* s, unsigned long& out) {
   return end != s && *end == '\0';
 }
 
-int train(int argc, char** argv) {
-  std::string data, out, cataloguePath, calibration;
-  nlu::TrainOptions opt;
+// The options of both trainers; each says which of the kind-specific ones it takes.
+struct TrainArgs {
+  std::string data, out, calibration, note, catalogue;
+  unsigned long epochs = 0, seed = 0, bitsIntent = 0, bitsTag = 0, bits = 0;
+  bool seedSet = false;
+};
+
+// 0 when parsed, 2 (and a message) on a usage error.
+int parseTrainArgs(int argc, char** argv, const char* cmd, bool pii, TrainArgs& t) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    unsigned long v = 0;
     const bool more = i + 1 < argc;
-    if (a == "--data" && more) {
-      data = argv[++i];
-    } else if (a == "-o" && more) {
-      out = argv[++i];
-    } else if ((a == "--catalogue" || a == "-c") && more) {
-      cataloguePath = argv[++i];
-    } else if (a == "--calibrate" && more) {
-      calibration = argv[++i];
-    } else if (a == "--note" && more) {
-      opt.note = argv[++i];
-    } else if (a == "--epochs" && more && readUnsigned(argv[i + 1], v) && v >= 1 && v <= 100) {
-      opt.epochs = static_cast<int>(v);
-      ++i;
-    } else if (a == "--seed" && more && readUnsigned(argv[i + 1], v)) {
-      opt.seed = static_cast<std::uint32_t>(v);
-      ++i;
-    } else if (a == "--bits-intent" && more && readUnsigned(argv[i + 1], v) && v >= 10 && v <= 20) {
-      opt.intentBits = static_cast<unsigned>(v);
-      ++i;
-    } else if (a == "--bits-tag" && more && readUnsigned(argv[i + 1], v) && v >= 10 && v <= 20) {
-      opt.tagBits = static_cast<unsigned>(v);
+    unsigned long v = 0;
+    const bool number = more && readUnsigned(argv[i + 1], v);
+    std::string* text = a == "--data"                       ? &t.data
+                        : a == "-o"                         ? &t.out
+                        : a == "--calibrate"                ? &t.calibration
+                        : a == "--note"                     ? &t.note
+                        : (!pii && (a == "--catalogue" || a == "-c")) ? &t.catalogue
+                                                            : nullptr;
+    unsigned long* count = a == "--epochs" && v >= 1 && v <= 100                  ? &t.epochs
+                           : a == "--seed"                                        ? &t.seed
+                           : !pii && a == "--bits-intent" && v >= 10 && v <= 20 ? &t.bitsIntent
+                           : !pii && a == "--bits-tag" && v >= 10 && v <= 20    ? &t.bitsTag
+                           : pii && a == "--bits" && v >= 10 && v <= 20         ? &t.bits
+                                                                                  : nullptr;
+    if (text != nullptr && more) {
+      *text = argv[++i];
+    } else if (count != nullptr && number) {
+      *count = v;
+      t.seedSet |= a == "--seed";
       ++i;
     } else {
-      std::fprintf(stderr, "sotto nlu train: unexpected or invalid argument '%s' (see sotto nlu --help)\n", a.c_str());
+      std::fprintf(stderr, "sotto nlu %s: unexpected or invalid argument '%s' (see sotto nlu --help)\n", cmd, a.c_str());
       return 2;
     }
   }
-  if (data.empty() || out.empty()) {
-    std::fprintf(stderr, "sotto nlu train: needs --data FILE and -o MODEL\n");
+  if (t.data.empty() || t.out.empty()) {
+    std::fprintf(stderr, "sotto nlu %s: needs --data FILE and -o MODEL\n", cmd);
     return 2;
   }
+  return 0;
+}
+
+// Opens `path` for a trainer; prints why not.
+bool openInput(const char* cmd, const std::string& path, std::ifstream& in) {
+  in.open(path);
+  if (!in) std::fprintf(stderr, "sotto nlu %s: cannot open %s\n", cmd, path.c_str());
+  return static_cast<bool>(in);
+}
+
+template <typename Model>
+int writeModel(const char* cmd, const Model& model, const std::string& out) {
+  if (auto saved = model.saveFile(out); !saved) {
+    std::fprintf(stderr, "sotto nlu %s: %s\n", cmd, saved.error().message.c_str());
+    return 1;
+  }
+  std::printf("wrote %s (%zu bytes)\n", out.c_str(), model.serialize().size());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+int train(int argc, char** argv) {
+  constexpr const char* kCmd = "train";
+  TrainArgs t;
+  if (int rc = parseTrainArgs(argc, argv, kCmd, false, t); rc != 0) return rc;
+  nlu::TrainOptions opt;
+  if (t.epochs != 0) opt.epochs = static_cast<int>(t.epochs);
+  if (t.seedSet) opt.seed = static_cast<std::uint32_t>(t.seed);
+  if (t.bitsIntent != 0) opt.intentBits = static_cast<unsigned>(t.bitsIntent);
+  if (t.bitsTag != 0) opt.tagBits = static_cast<unsigned>(t.bitsTag);
+  std::string cataloguePath = t.catalogue;
   if (cataloguePath.empty()) {
     cataloguePath = intents::kDefaultCataloguePath;
     if (!exists(cataloguePath) && *SOTTO_INTENTS_SOURCE_CATALOGUE) cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;
@@ -97,106 +130,58 @@ int train(int argc, char** argv) {
     std::fprintf(stderr, "sotto nlu train: %s\n", cat.error().message.c_str());
     return 1;
   }
-  std::ifstream in(data);
-  if (!in) {
-    std::fprintf(stderr, "sotto nlu train: cannot open %s\n", data.c_str());
-    return 1;
-  }
-  if (opt.note.empty()) opt.note = "trained on " + data + " for " + cataloguePath;
+  std::ifstream in;
+  if (!openInput(kCmd, t.data, in)) return 1;
+  opt.note = t.note.empty() ? "trained on " + t.data + " for " + cataloguePath : t.note;
   nlu::TrainReport report;
   auto model = nlu::trainModel(*cat, in, opt, report);
   if (!model) {
-    std::fprintf(stderr, "sotto nlu train: %s: %s\n", data.c_str(), model.error().message.c_str());
+    std::fprintf(stderr, "sotto nlu train: %s: %s\n", t.data.c_str(), model.error().message.c_str());
     return 1;
   }
   std::fputs(report.text().c_str(), stdout);
-  if (!calibration.empty()) {
-    std::ifstream cal(calibration);
-    if (!cal) {
-      std::fprintf(stderr, "sotto nlu train: cannot open %s\n", calibration.c_str());
-      return 1;
-    }
+  if (!t.calibration.empty()) {
+    std::ifstream cal;
+    if (!openInput(kCmd, t.calibration, cal)) return 1;
     nlu::CalibrationReport cr;
     if (auto c = nlu::calibrateThreshold(**model, *cat, cal, opt.maxFalseIntent, cr); !c) {
-      std::fprintf(stderr, "sotto nlu train: %s: %s\n", calibration.c_str(), c.error().message.c_str());
+      std::fprintf(stderr, "sotto nlu train: %s: %s\n", t.calibration.c_str(), c.error().message.c_str());
       return 1;
     }
     std::fputs(cr.text().c_str(), stdout);
   }
-  if (auto saved = (*model)->saveFile(out); !saved) {
-    std::fprintf(stderr, "sotto nlu train: %s\n", saved.error().message.c_str());
-    return 1;
-  }
-  std::printf("wrote %s (%zu bytes)\n", out.c_str(), (*model)->serialize().size());
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  return writeModel(kCmd, **model, t.out);
 }
 
 int trainPii(int argc, char** argv) {
-  std::string data, out, calibration;
+  constexpr const char* kCmd = "train-pii";
+  TrainArgs t;
+  if (int rc = parseTrainArgs(argc, argv, kCmd, true, t); rc != 0) return rc;
   privacy::PiiTrainOptions opt;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    unsigned long v = 0;
-    const bool more = i + 1 < argc;
-    if (a == "--data" && more) {
-      data = argv[++i];
-    } else if (a == "-o" && more) {
-      out = argv[++i];
-    } else if (a == "--note" && more) {
-      opt.note = argv[++i];
-    } else if (a == "--epochs" && more && readUnsigned(argv[i + 1], v) && v >= 1 && v <= 100) {
-      opt.epochs = static_cast<int>(v);
-      ++i;
-    } else if (a == "--seed" && more && readUnsigned(argv[i + 1], v)) {
-      opt.seed = static_cast<std::uint32_t>(v);
-      ++i;
-    } else if (a == "--calibrate" && more) {
-      calibration = argv[++i];
-    } else if (a == "--bits" && more && readUnsigned(argv[i + 1], v) && v >= 10 && v <= 20) {
-      opt.bits = static_cast<unsigned>(v);
-      ++i;
-    } else {
-      std::fprintf(stderr, "sotto nlu train-pii: unexpected or invalid argument '%s' (see sotto nlu --help)\n",
-                   a.c_str());
-      return 2;
-    }
-  }
-  if (data.empty() || out.empty()) {
-    std::fprintf(stderr, "sotto nlu train-pii: needs --data FILE and -o MODEL\n");
-    return 2;
-  }
-  std::ifstream in(data);
-  if (!in) {
-    std::fprintf(stderr, "sotto nlu train-pii: cannot open %s\n", data.c_str());
-    return 1;
-  }
-  if (opt.note.empty()) opt.note = "trained on " + data;
+  if (t.epochs != 0) opt.epochs = static_cast<int>(t.epochs);
+  if (t.seedSet) opt.seed = static_cast<std::uint32_t>(t.seed);
+  if (t.bits != 0) opt.bits = static_cast<unsigned>(t.bits);
+  std::ifstream in;
+  if (!openInput(kCmd, t.data, in)) return 1;
+  opt.note = t.note.empty() ? "trained on " + t.data : t.note;
   privacy::PiiTrainReport report;
   auto model = privacy::trainPiiModel(in, opt, report);
   if (!model) {
-    std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", data.c_str(), model.error().message.c_str());
+    std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", t.data.c_str(), model.error().message.c_str());
     return 1;
   }
   std::fputs(report.text().c_str(), stdout);
-  if (!calibration.empty()) {
-    std::ifstream cal(calibration);
-    if (!cal) {
-      std::fprintf(stderr, "sotto nlu train-pii: cannot open %s\n", calibration.c_str());
-      return 1;
-    }
+  if (!t.calibration.empty()) {
+    std::ifstream cal;
+    if (!openInput(kCmd, t.calibration, cal)) return 1;
     auto c = privacy::calibratePiiModel(**model, cal);
     if (!c) {
-      std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", calibration.c_str(), c.error().message.c_str());
+      std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", t.calibration.c_str(), c.error().message.c_str());
       return 1;
     }
     std::fputs(c->c_str(), stdout);
   }
-  if (auto saved = (*model)->saveFile(out); !saved) {
-    std::fprintf(stderr, "sotto nlu train-pii: %s\n", saved.error().message.c_str());
-    return 1;
-  }
-  std::printf("wrote %s (%zu bytes)\n", out.c_str(), (*model)->serialize().size());
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  return writeModel(kCmd, **model, t.out);
 }
 
 int info(int argc, char** argv) {

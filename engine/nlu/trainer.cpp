@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/cloud/json.h"
+#include "engine/nlu/json_lines.h"
 #include "engine/intents/normalize.h"
 
 namespace sotto::nlu {
@@ -85,29 +86,21 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
     return makeError(Errc::invalid_argument, "the catalogue has more intents or slots than a model can hold");
   }
   std::vector<Line> lines;
-  std::string text;
-  std::size_t lineNo = 0;
   std::mt19937 split(options.seed ^ 0x9e3779b9u);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  while (std::getline(jsonl, text)) {
-    ++lineNo;
-    if (text.empty()) continue;
-    auto where = [lineNo](const std::string& what) {
-      return makeError(Errc::corrupt, "line " + std::to_string(lineNo) + ": " + what);
-    };
-    auto v = json::parse(text);
-    if (!v || !v->isObject()) return where("not a JSON object");
-    const std::string* t = v->findString("text");
-    const std::string* intent = v->findString("intent");
+  Status read = forEachJsonLine(jsonl, "line", [&](const json::Value& v, std::size_t lineNo) -> Status {
+    auto where = [lineNo](const std::string& what) { return lineError("line", lineNo, what); };
+    const std::string* t = v.findString("text");
+    const std::string* intent = v.findString("intent");
     if (t == nullptr || intent == nullptr) return where("needs \"text\" and \"intent\"");
     Line line;
     const auto it = std::find(intentNames.begin(), intentNames.end(), *intent);
     if (it == intentNames.end()) return where("intent " + *intent + " is not in the catalogue");
     line.intent = static_cast<int>(it - intentNames.begin());
     line.words = normalizedWords(*t, catalogue.vocabulary());
-    if (line.words.empty() || line.words.size() > NluWorkspace::kMaxWords) continue;
+    if (line.words.empty() || line.words.size() > NluWorkspace::kMaxWords) return {};
     line.tags.assign(line.words.size(), 0);
-    if (const json::Value* spans = v->find("slot_spans"); spans != nullptr && spans->isArray()) {
+    if (const json::Value* spans = v.find("slot_spans"); spans != nullptr && spans->isArray()) {
       for (const json::Value& s : spans->items()) {
         const json::Value* a = s.find("start");
         const json::Value* e = s.find("end");
@@ -143,12 +136,16 @@ Result<std::unique_ptr<NluModel>> trainModel(const intents::Catalogue& catalogue
           break;
         }
         const int sIndex = static_cast<int>(si - slotNames.begin());
-        for (std::size_t m = 0; m < span.size(); ++m) line.tags[static_cast<std::size_t>(best) + m] = m == 0 ? 1 + 2 * sIndex : 2 + 2 * sIndex;
+        for (std::size_t m = 0; m < span.size(); ++m) {
+          line.tags[static_cast<std::size_t>(best) + m] = m == 0 ? 1 + 2 * sIndex : 2 + 2 * sIndex;
+        }
       }
     }
     line.heldOut = unit(split) < options.holdout;
     lines.push_back(std::move(line));
-  }
+    return {};
+  });
+  if (!read) return std::move(read).error();
   report.lines = lines.size();
   for (const Line& l : lines) (l.heldOut ? report.heldOut : report.trained)++;
   if (report.trained == 0 || report.heldOut == 0) {
@@ -258,21 +255,14 @@ Status calibrateThreshold(NluModel& model, const intents::Catalogue& catalogue, 
   std::vector<std::pair<float, int>> pred;  // (probability, predicted) per line
   std::vector<int> gold;
   auto ws = std::make_unique<NluWorkspace>();
-  std::string text;
-  std::size_t lineNo = 0;
-  while (std::getline(jsonl, text)) {
-    ++lineNo;
-    if (text.empty()) continue;
-    auto v = json::parse(text);
-    const std::string* t = v && v->isObject() ? v->findString("text") : nullptr;
-    const std::string* intent = v && v->isObject() ? v->findString("intent") : nullptr;
-    if (t == nullptr || intent == nullptr) {
-      return makeError(Errc::corrupt, "calibration line " + std::to_string(lineNo) + ": needs \"text\" and \"intent\"");
-    }
+  Status read = forEachJsonLine(jsonl, "calibration line", [&](const json::Value& v, std::size_t lineNo) -> Status {
+    const std::string* t = v.findString("text");
+    const std::string* intent = v.findString("intent");
+    if (t == nullptr || intent == nullptr) return lineError("calibration line", lineNo, "needs \"text\" and \"intent\"");
     const auto it = std::find(names.begin(), names.end(), *intent);
-    if (it == names.end()) continue;  // an intent this catalogue does not have
+    if (it == names.end()) return {};  // an intent this catalogue does not have
     const std::vector<std::string> words = normalizedWords(*t, catalogue.vocabulary());
-    if (words.empty() || words.size() > NluWorkspace::kMaxWords) continue;
+    if (words.empty() || words.size() > NluWorkspace::kMaxWords) return {};
     const auto w = views(words);
     model.classify(w, *ws);
     std::size_t best = 0;
@@ -281,7 +271,9 @@ Status calibrateThreshold(NluModel& model, const intents::Catalogue& catalogue, 
     }
     pred.emplace_back(ws->intentProb[best], static_cast<int>(best));
     gold.push_back(static_cast<int>(it - names.begin()));
-  }
+    return {};
+  });
+  if (!read) return read;
   report.lines = gold.size();
   report.none = static_cast<std::size_t>(std::count(gold.begin(), gold.end(), 0));
   if (report.none == 0) return makeError(Errc::invalid_argument, "calibration needs lines labelled none");

@@ -43,6 +43,16 @@ Result<std::unique_ptr<PiiClassifier>> PiiClassifier::create(std::unique_ptr<Pii
   return std::unique_ptr<PiiClassifier>(new PiiClassifier(std::move(lexicon), std::move(model)));
 }
 
+namespace detail {
+void findAll(const Utterance& u, Candidates& c) noexcept {
+  findStructured(u, c);
+  findAddresses(u, c);
+  findContextual(u, c);
+  findPeople(u, c);
+  findPersonal(u, c);
+}
+}  // namespace detail
+
 Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
   using namespace detail;
   out.clear();
@@ -52,11 +62,7 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
     return Error{Errc::invalid_argument, {}};  // empty message: building a string would allocate
   }
   Candidates cands;
-  findStructured(u, cands);
-  findAddresses(u, cands);
-  findContextual(u, cands);
-  findPeople(u, cands);
-  findPersonal(u, cands);
+  findAll(u, cands);
   std::uint16_t suspects[PiiClassifier::kMaxTokens];
   std::uint16_t sure[PiiClassifier::kMaxTokens];
   if (model_) {

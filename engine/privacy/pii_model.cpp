@@ -9,6 +9,7 @@
 #include <random>
 
 #include "engine/cloud/json.h"
+#include "engine/nlu/json_lines.h"
 #include "engine/nlu/model_file.h"
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_lexicon.h"
@@ -102,20 +103,12 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
   auto cands = std::make_unique<Candidates>();
   auto marks = std::make_unique<CandidateMarks>();
   auto fl = std::make_unique<nlu::FeatureList>();
-  std::string text;
-  std::size_t lineNo = 0;
-  while (std::getline(jsonl, text)) {
-    ++lineNo;
-    if (text.empty()) continue;
-    auto where = [lineNo](const std::string& what) {
-      return makeError(Errc::corrupt, "line " + std::to_string(lineNo) + ": " + what);
-    };
-    auto v = json::parse(text);
-    if (!v || !v->isObject()) return where("not a JSON object");
-    const std::string* t = v->findString("text");
-    const json::Value* spans = v->find("spans");
+  Status read = nlu::forEachJsonLine(jsonl, "line", [&](const json::Value& v, std::size_t lineNo) -> Status {
+    auto where = [lineNo](const std::string& what) { return nlu::lineError("line", lineNo, what); };
+    const std::string* t = v.findString("text");
+    const json::Value* spans = v.find("spans");
     if (t == nullptr || spans == nullptr || !spans->isArray()) return where("needs \"text\" and \"spans\"");
-    if (!tokenize(*t, lexicon, *u)) continue;  // longer than the classifier reads
+    if (!tokenize(*t, lexicon, *u)) return {};  // longer than the classifier reads
     std::vector<int> tags(u->n, 0);
     for (const json::Value& s : spans->items()) {
       const json::Value* a = s.find("start");
@@ -140,11 +133,7 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
       if (first) ++report.spansUnaligned;
     }
     cands->n = 0;
-    findStructured(*u, *cands);
-    findAddresses(*u, *cands);
-    findContextual(*u, *cands);
-    findPeople(*u, *cands);
-    findPersonal(*u, *cands);
+    findAll(*u, *cands);
     markCandidates(*cands, u->n, *marks);
     std::vector<Word> words(u->n);
     for (std::size_t k = 0; k < u->n; ++k) {
@@ -155,7 +144,9 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
     }
     lines.push_back(std::move(words));
     heldOut.push_back(unit(split) < options.holdout);
-  }
+    return {};
+  });
+  if (!read) return std::move(read).error();
   report.lines = lines.size();
   for (bool h : heldOut) (h ? report.heldOut : report.trained)++;
   if (report.trained == 0 || report.heldOut == 0) {
@@ -220,16 +211,11 @@ Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, doub
     std::vector<PiiSpan> spans;
   };
   std::vector<Gold> lines;
-  std::string text;
-  std::size_t lineNo = 0;
-  while (std::getline(jsonl, text)) {
-    ++lineNo;
-    if (text.empty()) continue;
-    auto v = json::parse(text);
-    const std::string* t = v && v->isObject() ? v->findString("text") : nullptr;
-    const json::Value* spans = t != nullptr ? v->find("spans") : nullptr;
+  Status read = nlu::forEachJsonLine(jsonl, "calibration line", [&](const json::Value& v, std::size_t lineNo) -> Status {
+    const std::string* t = v.findString("text");
+    const json::Value* spans = t != nullptr ? v.find("spans") : nullptr;
     if (spans == nullptr || !spans->isArray()) {
-      return makeError(Errc::corrupt, "calibration line " + std::to_string(lineNo) + ": needs \"text\" and \"spans\"");
+      return nlu::lineError("calibration line", lineNo, "needs \"text\" and \"spans\"");
     }
     Gold g{*t, {}};
     for (const json::Value& s : spans->items()) {
@@ -245,7 +231,9 @@ Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, doub
       }
     }
     lines.push_back(std::move(g));
-  }
+    return {};
+  });
+  if (!read) return std::move(read).error();
   if (lines.empty()) return makeError(Errc::invalid_argument, "no calibration lines");
   // Every type at one ladder value at a time (types hardly interact), rules first as in classify().
   static constexpr float kSpanLadder[] = {0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f};

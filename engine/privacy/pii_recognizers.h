@@ -14,6 +14,8 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept;   // postal addr
 void findContextual(const Utterance& u, Candidates& c) noexcept;  // birth date, account numbers, secrets
 void findPeople(const Utterance& u, Candidates& c) noexcept;      // private people's names
 void findPersonal(const Utterance& u, Candidates& c) noexcept;    // age, health, named places (after people)
+// All of them, in that order (what classify() and the model's trainer both run).
+void findAll(const Utterance& u, Candidates& c) noexcept;
 
 // Shared helpers.
 bool isLetterToken(const Utterance& u, std::size_t i) noexcept;  // a single ASCII letter ("g", "b")

@@ -8,6 +8,7 @@
 
 #include "engine/intents/catalogue.h"
 #include "engine/intents/matcher.h"
+#include "tests/intents/match_text.h"
 #include "tests/support/alloc_counter.h"
 
 namespace si = sotto::intents;
@@ -28,19 +29,7 @@ class MatcherTest : public ::testing::Test {
   // "intent slot=value ..." in declaration order.
   std::string run(const std::string& text) {
     matcher_->match(text, ws_, m_);
-    std::string s(m_.name);
-    for (size_t i = 0; i < m_.slotCount; ++i) {
-      const auto& v = m_.slots[i].value;
-      s += " " + std::string(m_.slots[i].name) + "=";
-      if (v.kind == si::SlotValue::Kind::text) {
-        s += v.view();
-      } else {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v.number);
-        s += buf;
-      }
-    }
-    return s;
+    return si::test::matchText(m_);
   }
 
   static si::Matcher* matcher_;

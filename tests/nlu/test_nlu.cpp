@@ -14,6 +14,7 @@
 #include "engine/nlu/model.h"
 #include "engine/nlu/trainer.h"
 #include "engine/nlu/understand.h"
+#include "tests/intents/match_text.h"
 #include "tests/support/alloc_counter.h"
 
 namespace si = sotto::intents;
@@ -87,19 +88,7 @@ class NluTest : public ::testing::Test {
     static sn::UnderstandWorkspace ws;
     si::IntentMatch m;
     u.understand(text, ws, m);
-    std::string s(m.name);
-    for (size_t i = 0; i < m.slotCount; ++i) {
-      const auto& v = m.slots[i].value;
-      s += " " + std::string(m.slots[i].name) + "=";
-      if (v.kind == si::SlotValue::Kind::text) {
-        s += v.view();
-      } else {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v.number);
-        s += buf;
-      }
-    }
-    return s + " [" + std::string(m.source) + "]";
+    return si::test::matchText(m) + " [" + std::string(m.source) + "]";
   }
   static si::Matcher* matcher_;
   static sn::NluModel* model_;
