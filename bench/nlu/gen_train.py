@@ -3001,6 +3001,762 @@ def neg_fill(rng, kind, sp):
     return v
 
 
+# ----------------------------------------------------------------------------------------
+# Broader positives (v2): how people actually hand over personal data. More account kinds and
+# formats (letters+digits, dashes, spoken letter names and digit pairs), cues before and after the
+# value, names in unusual positions and from many cultures (also names that are ordinary words),
+# places tied to people in everyday carriers, health in appointment/pharmacy/school/work/diet/claim
+# carriers, and run-on lines mixing two or three types. All new lexicons and carriers written here.
+
+FIRST_V2 = """adwoa kwabena nkechi chukwuemeka ayodele folake themba lindiwe wairimu otieno abdi hodan selam
+tesfaye aarav ishaan meera lakshmi harpreet gurpreet sanjay nandini farhan tahmina minji jisoo hiroko
+ren haruka thanh linh duc yousef leila dariush shirin nour ziad hamza aylin emre burak aleksander
+wojciech malgorzata ilse jorien sven annelie margit radek vesna dragan ioana mihai sorin eleni yannis
+nikos guadalupe ximena rodrigo joaquin valeria camila thiago leticia tane moana mere wiremu ahanu kaya
+bethany kieran tamsin bronwyn duncan hamish graham dorothy eileen harold walter imogen rupert fergus
+oisin grainne magnus sigrid tove liesel anouk bram pieter kasia bogdan zofia anahit tigran nodira
+rustam bakhyt aigerim temuulen odval sione losa malia kalolaine tevita arohanui precious blessing
+chinedu ngozi tendai farai rudo kagiso lerato dumisani nomvula asha juma baraka neema zawadi""".split()
+WORD_NAMES = """rose jordan paris hope grace june april autumn sky river dawn faith joy ivy daisy holly jade
+amber crystal brooke chase carter tyler austin dallas sydney savannah georgia victoria chelsea florence
+madison india will bill mark frank pat sue rich rob don guy earl destiny honor sunny summer winter
+storm reed wren robin faye iris poppy hazel""".split()
+LAST_V2 = """ogunleye nwosu asante boateng mensah achebe desta haile wanjiku kariuki bhattacharya reddy pillai
+nair kobayashi matsumoto liu wu zhou xu lim tan ng le vu dang kaya celik aydin nasser farah mansour
+saleh cohen levi friedman kowalczyk lewandowski horvat kovac petrovic jovanovic ionescu georgiou
+papadopoulos lindgren virtanen korhonen o'connell macleod fraser cunningham baptiste guerrero medina
+salazar aguilar delgado nunez tupou ngata whaanga begay yazzie stone brooks hill banks rivers king
+young price fox wolf bird english french rice bell cook moss frost hale marsh summers winters
+abdullahi okoye eze adebayo tshabalala ndlovu dlamini moyo chikwanha mutasa rasmussen jakobsen
+gudmundsson halvorsen dvorak novotny szabo nagy toth kaczmarek zielinski""".split()
+TITLES = ["mr", "mrs", "ms", "miss", "dr", "doctor", "professor", "coach", "auntie", "uncle", "nurse", "pastor"]
+FIRST += FIRST_V2 + WORD_NAMES
+LAST += LAST_V2
+
+CONDITIONS_V2 = [
+    "hidradenitis suppurativa", "eosinophilic esophagitis", "mast cell activation syndrome",
+    "ankylosing spondylitis", "polymyalgia rheumatica", "idiopathic intracranial hypertension",
+    "guillain barre syndrome", "charcot marie tooth disease", "fabry disease", "wilson's disease",
+    "hereditary hemochromatosis", "factor five leiden", "von willebrand disease", "lichen sclerosus",
+    "pernicious anemia", "chronic kidney disease", "congestive heart failure", "a pulmonary embolism",
+    "deep vein thrombosis", "dvt", "supraventricular tachycardia", "long qt syndrome", "prediabetes",
+    "fatty liver disease", "cirrhosis", "hepatitis b", "restless legs syndrome", "essential tremor",
+    "dysautonomia", "lipedema", "keratoconus", "retinitis pigmentosa", "a detached retina", "otosclerosis",
+    "tmj", "osteoarthritis", "spina bifida", "cerebral palsy", "down syndrome", "fragile x syndrome",
+    "dyspraxia", "dyscalculia", "selective mutism", "borderline personality disorder",
+    "generalized anxiety disorder", "panic disorder", "postnatal depression", "alcohol use disorder",
+    "binge eating disorder", "whooping cough", "hand foot and mouth disease", "scarlet fever", "head lice",
+    "pink eye", "an ear infection", "a urinary tract infection", "a uti", "the flu", "covid", "strep",
+    "a sprained ankle", "a fractured hip", "a slipped disc", "tendonitis", "carpal tunnel syndrome",
+    "frozen shoulder", "gallbladder disease", "a hiatal hernia", "barrett's esophagus", "sickle cell disease",
+    "thyroid cancer", "ovarian cancer", "colon cancer", "stage two breast cancer", "non hodgkin lymphoma",
+    "a brain tumor", "hydrocephalus", "sleep paralysis", "night terrors", "a shellfish allergy",
+    "a bee sting allergy", "a latex allergy", "a nut allergy", "an egg allergy", "a sesame allergy",
+    "severe asthma", "exercise induced asthma", "type two diabetes", "early onset alzheimer's",
+    "mild cognitive impairment", "a heart arrhythmia", "high cholesterol", "low blood pressure",
+    "an underactive thyroid", "an overactive bladder", "kidney failure", "a blood clot", "shingles",
+    "juvenile arthritis", "hay fever", "chronic sinusitis", "a chest infection", "gastroenteritis",
+    "norovirus", "hives", "psoriatic arthritis", "osteopenia", "myalgic encephalomyelitis",
+    "functional neurological disorder", "complex regional pain syndrome", "trigeminal neuralgia",
+    "a torn rotator cuff", "a stress fracture", "tennis elbow", "a rare form of epilepsy",
+]
+MEDS_V2 = """prednisolone hydrocortisone amitriptyline nortriptyline duloxetine paroxetine vortioxetine atomoxetine
+guanfacine lisdexamfetamine vyvanse concerta topiramate zonisamide carbamazepine oxcarbazepine phenytoin
+enoxaparin heparin dabigatran edoxaban ramipril enalapril candesartan irbesartan nifedipine diltiazem
+verapamil atenolol carvedilol rosuvastatin ezetimibe metronidazole clarithromycin cephalexin trimethoprim
+fluconazole terbinafine oseltamivir tamiflu lantus novorapid mounjaro tirzepatide jardiance januvia
+eliquis xarelto synthroid eltroxin plaquenil stelara dupixent entyvio ocrevus copaxone tecfidera keppra
+lamictal depakote seroquel abilify wellbutrin lexapro cymbalta effexor ventolin symbicort spiriva flovent
+singulair flonase nasonex creon lactulose movicol senna loperamide imodium sucralfate famotidine gaviscon
+benzonatate hydroxyzine promethazine meclizine betahistine propantheline oxybutynin mirabegron
+alendronate denosumab teriparatide raloxifene spironolactone isotretinoin minocycline""".split()
+MEDS_V2 += ["folic acid", "vitamin b twelve injections", "iron infusions", "insulin glargine", "an inhaler",
+            "a steroid inhaler", "blood thinners", "sleeping pills", "antidepressants", "antibiotics",
+            "hrt", "nicotine patches", "eye drops for glaucoma", "a nebulizer"]
+CONDITIONS += [c for c in CONDITIONS_V2 if c not in CONDITIONS]
+MEDS += [m for m in MEDS_V2 if m not in MEDS]
+
+PLACE_STEMS_V2 = ["brightwater", "larkspur", "hollybrook", "kestrel", "ferncliff", "ashgrove", "bellhaven",
+                  "oak hollow", "two rivers", "pinehurst", "saint agnes", "st bridget's", "saint columba's",
+                  "holy trinity", "holy cross", "sacred heart", "our lady of lourdes", "bramblewood", "cloverfield",
+                  "heron bay", "marigold", "juniper hill", "windmill lane", "quarry bank", "millbrook", "sunrise",
+                  "little acorns", "tiny steps", "bluebell", "evergreen", "summit", "peak", "northside", "southside",
+                  "eastside", "westside", "valley view", "meadowlark", "harbourside", "orchard park", "rosewood",
+                  "tallow creek", "st wilfrid's", "kingfisher", "silver birch", "greenacres", "foxwood"]
+PLACE_NOUNS_V2 = {
+    "school": ["elementary", "primary", "middle school", "high", "preschool", "kindergarten", "day nursery",
+               "daycare", "childcare center", "prep school", "sixth form college", "charter school", "junior school"],
+    "health": ["medical center", "family practice", "health centre", "physiotherapy", "physio clinic", "dental",
+               "orthodontics", "urgent care", "eye clinic", "surgery", "rehab center", "hospice", "memory care",
+               "cancer center", "children's clinic", "medical group", "pediatrics"],
+    "care": ["senior living", "care home", "nursing home", "residential home", "assisted living", "manor"],
+    "gym": ["crossfit", "fitness", "pilates studio", "swim club", "athletic club", "martial arts academy",
+            "dance academy", "boxing gym", "climbing wall", "leisure centre", "running club", "judo club"],
+    "faith": ["community church", "fellowship", "parish", "gurdwara", "mosque", "baptist church",
+              "methodist church", "synagogue", "kingdom hall", "chapel", "cathedral"],
+    "club": ["country club", "rugby club", "cricket club", "golf club", "sailing club", "chess club",
+             "social club", "bowls club", "youth club", "scout group"],
+    "work": ["logistics", "hardware", "motors", "credit union", "accounting", "law group", "architects",
+             "animal hospital", "bakery", "labs", "solutions", "manufacturing", "distribution center",
+             "warehouse", "engineering", "dental lab", "print shop", "garden centre", "auto repair"],
+}
+
+
+def _written_name(rng, s):
+    return cap(s) if rng.random() < 0.8 else s
+
+
+def p_person_v2(rng, sp):
+    r = rng.random()
+    if r < 0.25:
+        return p_person(rng, sp)
+    pool_first = FIRST_V2 if rng.random() < 0.6 else (WORD_NAMES if rng.random() < 0.5 else FIRST)
+    f = rng.choice(pool_first)
+    l = rng.choice(LAST_V2 if rng.random() < 0.6 else LAST)
+    r = rng.random()
+    name = f if r < 0.5 else (f + " " + l if r < 0.9 else l)
+    if not sp:
+        name = _written_name(rng, name)
+    return [(name, "PERSON")]
+
+
+def p_pfirst(rng, sp):
+    f = rng.choice(FIRST_V2 + WORD_NAMES + FIRST)
+    return [(f if sp else _written_name(rng, f), "PERSON")]
+
+
+def p_pword(rng, sp):
+    f = rng.choice(WORD_NAMES)
+    if rng.random() < 0.3:
+        f += " " + rng.choice(LAST_V2 + LAST)
+    return [(f if sp else _written_name(rng, f), "PERSON")]
+
+
+def p_ptitle(rng, sp):
+    t = rng.choice(TITLES)
+    l = rng.choice(LAST_V2 + LAST)
+    if rng.random() < 0.15:
+        l = rng.choice(FIRST_V2 + FIRST) + " " + l
+    if sp:
+        return [(t, None), (l, "PERSON")]
+    tw = {"mr": "Mr.", "mrs": "Mrs.", "ms": "Ms.", "dr": "Dr."}.get(t, t.capitalize()) if rng.random() < 0.6 else t.capitalize()
+    return [(tw, None), (_written_name(rng, l), "PERSON")]
+
+
+def _pairs_spoken(s, rng):
+    """Digit string read in pairs/groups the way people read account numbers aloud."""
+    out = []
+    i = 0
+    while i < len(s):
+        if len(s) - i >= 2 and rng.random() < 0.6:
+            g = s[i:i + 2]
+            out.append(nw(int(g)) if g[0] != "0" else ("oh " if rng.random() < 0.7 else "zero ") + ONES[int(g[1])])
+            i += 2
+        else:
+            out.append(digits_spoken(s[i], rng, oh=0.6))
+            i += 1
+    return " ".join(out)
+
+
+def _spoken_digits_var(s, rng):
+    r = rng.random()
+    if r < 0.55:
+        return digits_spoken(s, rng, oh=0.6)
+    if r < 0.8:
+        return _pairs_spoken(s, rng)
+    return digits_spoken(s, rng, oh=0.6, groups=False)
+
+
+ACCT_PREFIXES = ["MB", "AC", "PT", "LC", "CU", "ST", "EMP", "FF", "POL", "CL", "ORD", "UT", "GW", "EL", "WA",
+                 "RX", "ID", "SAV", "CHK", "INS", "HC", "LIB", "RW", "NX", "K", "A", "B", "X", "Q", "Z"]
+
+
+def p_account_v2(rng, sp):
+    r = rng.random()
+    if r < 0.2:
+        return p_account(rng, sp)
+    pieces = []
+    if r < 0.45:      # digits in groups: 44-1029-77, 1812 2669 41
+        sizes = rng.choice([[2, 4, 2], [4, 4, 2], [3, 3, 3], [4, 4], [3, 4], [2, 6], [4, 3, 3], [5, 5], [4, 4, 4], [2, 2, 4]])
+        groups = [_digits(rng, n) for n in sizes]
+        letters = ""
+    elif r < 0.85:    # letters + digits: MB-1234567, AC 44-1029-77, PT00482913, RX7731902
+        letters = rng.choice(ACCT_PREFIXES) if rng.random() < 0.7 else "".join(
+            rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(rng.randint(1, 3)))
+        if rng.random() < 0.35:
+            groups = [_digits(rng, rng.choice([2, 3, 4])) for _ in range(rng.randint(2, 3))]
+        else:
+            groups = [_digits(rng, rng.randint(5, 10))]
+    else:             # long plain digits, or mixed alphanumerics 4KX9-27731
+        letters = ""
+        if rng.random() < 0.5:
+            groups = [_digits(rng, rng.randint(7, 14))]
+        else:
+            g = "".join(rng.choice("0123456789ABCDEFGHJKLMNPRTUVWXY") for _ in range(rng.randint(4, 6)))
+            groups = [g, _digits(rng, rng.randint(3, 6))]
+    if sp:
+        words = []
+        if letters:
+            words.append(" ".join(letters.lower()))
+            if rng.random() < 0.25:
+                words.append("dash")
+        gw = []
+        for g in groups:
+            if g.isdigit():
+                gw.append(_spoken_digits_var(g, rng))
+            else:
+                gw.append(" ".join(c.lower() if c.isalpha() else DIGIT_WORDS[c] for c in g))
+        joiner = " dash " if (len(gw) > 1 and rng.random() < 0.2) else " "
+        words.append(joiner.join(gw))
+        return [(" ".join(words), "ACCOUNT_NUMBER")]
+    sep = rng.choice(["-", "-", " ", ""])
+    body = sep.join(groups) if len(groups) > 1 else groups[0]
+    if letters:
+        body = letters + rng.choice(["-", "", " ", "-"]) + body
+        if rng.random() < 0.15:
+            body = body.lower()
+    if rng.random() < 0.1:
+        pieces.append(("#", None))
+        pieces.append((body, "ACCOUNT_NUMBER", True))
+        return pieces
+    return [(body, "ACCOUNT_NUMBER")]
+
+
+def p_ssn_v2(rng, sp):
+    if rng.random() < 0.25:
+        return p_ssn(rng, sp)
+    a = rng.choice([x for x in range(1, 900) if x != 666])
+    s = "%03d%02d%04d" % (a, rng.randint(1, 99), rng.randint(1, 9999))
+    g = [s[:3], s[3:5], s[5:]]
+    if sp:
+        r = rng.random()
+        if r < 0.5:
+            return [(" ".join(digits_spoken(x, rng, oh=0.6) for x in g), "SSN")]
+        if r < 0.75:
+            return [(digits_spoken(g[0], rng, oh=0.6) + " " + _pairs_spoken(g[1], rng) + " " + _pairs_spoken(g[2], rng), "SSN")]
+        if r < 0.85:
+            return [(" dash ".join(digits_spoken(x, rng, oh=0.6) for x in g), "SSN")]
+        return [(digits_spoken(s, rng, oh=0.6, groups=False), "SSN")]
+    return [(rng.choice(["%s-%s-%s", "%s-%s-%s", "%s %s %s", "%s%s%s", "%s.%s.%s"]) % tuple(g), "SSN")]
+
+
+def p_ssn4(rng, sp):
+    v = _digits(rng, 4)
+    return [(_spoken_digits_var(v, rng) if sp else v, "SSN")]
+
+
+def p_dob_v2(rng, sp):
+    if rng.random() < 0.3:
+        return p_dob(rng, sp)
+    y, m, d = rng.randint(1925, 2023), rng.randint(1, 12), rng.randint(1, 28 if rng.random() < 0.5 else 31)
+    if m in (4, 6, 9, 11) and d == 31:
+        d = 30
+    if m == 2 and d > 28:
+        d = 28
+    mon = MONTHS[m - 1]
+    r = rng.random()
+    if sp:
+        yw = year_words(y, rng) if rng.random() < 0.6 else (nw(y % 100) if y % 100 >= 10 else "oh " + ONES[y % 100])
+        if r < 0.25:
+            s = "the " + ordinal_words(d) + " of " + mon + (" " + yw if rng.random() < 0.7 else "")
+        elif r < 0.45:
+            s = mon + " " + ("the " if rng.random() < 0.3 else "") + ordinal_words(d) + (" " + yw if rng.random() < 0.6 else "")
+        elif r < 0.6:
+            s = ordinal_words(d) + " of " + mon + (" " + yw if rng.random() < 0.6 else "")
+        elif r < 0.8:
+            mm = nw(m) if rng.random() < 0.6 else ("oh " + ONES[m] if m < 10 else nw(m))
+            s = mm + " " + nw(d) + " " + yw
+        else:
+            s = mon + " " + nw(d) + " " + yw
+        return [(s, "DATE_OF_BIRTH")]
+    yy = "%02d" % (y % 100)
+    fmts = ["%d/%d/%s" % (m, d, yy), "%02d/%02d/%d" % (d, m, y), "%d.%d.%d" % (d, m, y), "%02d-%02d-%d" % (m, d, y),
+            "%d/%02d/%02d" % (y, m, d), "%s %d %d" % (cap(mon)[:3], d, y), "%s %s, %d" % (cap(mon), ordinal_suffix(d), y),
+            "%s %s" % (ordinal_suffix(d), cap(mon)), "%d %s %s" % (d, cap(mon)[:3], yy), "%s %d" % (mon, d),
+            "%s of %s %d" % (ordinal_suffix(d), cap(mon), y)]
+    return [(rng.choice(fmts), "DATE_OF_BIRTH")]
+
+
+def p_age_kid(rng, sp):
+    a = rng.randint(1, 17)
+    return [(nw(a) if sp else (str(a) if rng.random() < 0.85 else nw(a)), "AGE")]
+
+
+def p_age_v2(rng, sp):
+    a = rng.choice([rng.randint(1, 17), rng.randint(18, 64), rng.randint(65, 104), rng.randint(1, 12)])
+    return [(nw(a, rng) if sp else (str(a) if rng.random() < 0.9 else nw(a)), "AGE")]
+
+
+PW_WORDS_V2 = """kettle marmalade lighthouse saffron tortoise hedgehog zeppelin walrus cactus pistachio
+glacier harbor lantern meadow nutmeg origami quokka rhubarb starling tangerine umbrella willow""".split()
+SYM_SPOKEN = {"!": "exclamation mark", "#": "hash", "$": "dollar sign", "@": "at sign", "&": "and sign",
+              "*": "star", "_": "underscore", "-": "dash", ".": "dot", "?": "question mark"}
+
+
+def p_secret_v2(rng, sp):
+    r = rng.random()
+    if r < 0.2:
+        return p_secret(rng, sp)
+    if r < 0.55:   # door / garage / alarm / phone unlock codes
+        v = _digits(rng, rng.choice([4, 4, 5, 6, 6, 7, 8]))
+        if sp:
+            return [(_spoken_digits_var(v, rng) if rng.random() < 0.8 else nw(int(v[:2])) + " " + nw(int(v[2:4])) if len(v) == 4 and v[0] != "0" and v[2] != "0" else digits_spoken(v, rng), "PIN_OR_PASSWORD")]
+        return [(v, "PIN_OR_PASSWORD")]
+    w, w2 = rng.choice(PW_WORDS_V2 + PW_WORDS), rng.choice(PW_WORDS_V2 + PW_WORDS)
+    n = str(rng.randint(0, 999))
+    sym = rng.choice(list(SYM_SPOKEN))
+    if sp:
+        parts = []
+        if rng.random() < 0.3:
+            parts.append(rng.choice(["capital", "uppercase", "big"]) + " " + w)
+        else:
+            parts.append(w)
+        if rng.random() < 0.5:
+            parts.append(w2)
+        parts.append(digits_spoken(n, rng, oh=0.3) if rng.random() < 0.6 else nw(int(n)))
+        if rng.random() < 0.5:
+            parts.append(SYM_SPOKEN[sym])
+        return [(" ".join(parts), "PIN_OR_PASSWORD")]
+    leet = w.replace("e", "3").replace("o", "0") if rng.random() < 0.3 else w
+    forms = [leet.capitalize() + sym + n, w + sym + w2 + n, w.capitalize() + w2.capitalize() + sym + n,
+             n + w + sym, w + "-" + w2 + "-" + rng.choice(PW_WORDS_V2), leet + n + sym + sym,
+             "".join(rng.choice("abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#$%&*") for _ in range(rng.randint(8, 16))).strip("!#$%&*") or "Xk29fj7q"]
+    s = rng.choice(forms)
+    if not s[-1].isalnum() and rng.random() < 0.5:
+        s = s.rstrip("!#$%&*?.-_@") or s
+    return [(s, "PIN_OR_PASSWORD")]
+
+
+def p_phone_v2(rng, sp):
+    r = rng.random()
+    if r < 0.25:
+        return p_phone(rng, sp)
+    if r < 0.5:    # UK mobile / landline
+        if rng.random() < 0.6:
+            g = ["7" + _digits(rng, 3), _digits(rng, 6)]
+        else:
+            g = rng.choice([["20", _digits(rng, 4), _digits(rng, 4)], ["161", _digits(rng, 3), _digits(rng, 4)],
+                            ["1632", _digits(rng, 6)], ["113", _digits(rng, 3), _digits(rng, 4)]])
+        intl = rng.random() < 0.4
+        if sp:
+            head = rng.choice(["plus four four", "double oh four four"]) if intl else rng.choice(["oh", "zero"])
+            return [(head + " " + " ".join(_spoken_digits_var(x, rng) for x in g), "PHONE")]
+        if intl:
+            return [(rng.choice(["+44 ", "+44 (0)", "0044 "]) + " ".join(g), "PHONE")]
+        if len(g) == 3 and rng.random() < 0.4:
+            return [("(0%s) %s %s" % tuple(g), "PHONE")]
+        return [("0" + " ".join(g) if rng.random() < 0.8 else "0" + "".join(g), "PHONE")]
+    if r < 0.75:   # international
+        cc, sizes = rng.choice([("49", [2, 8]), ("33", [1, 2, 2, 2, 2]), ("353", [2, 3, 4]), ("61", [1, 4, 4]),
+                                ("91", [5, 5]), ("81", [2, 4, 4]), ("34", [3, 3, 3]), ("27", [2, 3, 4]),
+                                ("234", [3, 3, 4]), ("64", [2, 3, 4]), ("65", [4, 4]), ("971", [2, 3, 4]),
+                                ("48", [3, 3, 3]), ("46", [2, 3, 2, 2]), ("254", [3, 6]), ("63", [3, 3, 4])])
+        g = [_digits(rng, n) for n in sizes]
+        g[0] = str(rng.randint(1, 9)) + g[0][1:]
+        if sp:
+            head = "plus " if rng.random() < 0.8 else "double oh "
+            return [(head + digits_spoken(cc, rng, groups=False) + " " + " ".join(_spoken_digits_var(x, rng) for x in g), "PHONE")]
+        return [(rng.choice(["+", "+", "00"]) + cc + rng.choice([" ", "-"]) + rng.choice([" ", "-", ""]).join(g), "PHONE")]
+    # US with spoken variety / toll free / 555 style
+    a = rng.choice([str(rng.randint(201, 989)), "800", "888", "877"])
+    b, c = str(rng.randint(200, 999)), _digits(rng, 4)
+    if sp:
+        aw = ("eight hundred" if a == "800" and rng.random() < 0.5 else digits_spoken(a, rng))
+        pre = "one " if (a in ("800", "888", "877") or rng.random() < 0.1) else ""
+        lastw = _spoken_digits_var(c, rng) if not (c[2:] == "00" and c[1] != "0" and c[0] != "0") else nw(int(c[:2])) + " hundred"
+        return [(pre + aw + " " + _spoken_digits_var(b, rng) + " " + lastw, "PHONE")]
+    return [(rng.choice(["(%s) %s-%s", "%s-%s-%s", "%s.%s.%s", "1-%s-%s-%s", "+1 (%s) %s-%s", "%s %s %s"]) % (a, b, c), "PHONE")]
+
+
+EMAIL_DOMAINS_V2 = ["riverbend.net", "kestrelmail.com", "lumen-labs.io", "web.de", "orange.fr", "libero.it",
+                    "bigpond.com", "rediffmail.com", "shaw.ca", "comcast.net", "att.net", "sky.com", "xtra.co.nz",
+                    "mail.northbay.org", "students.lakeshore.edu", "harbor-dental.com", "ox-and-finch.co.uk",
+                    "pinemail.net", "tutanota.com", "seznam.cz", "wp.pl", "naver.com", "qq.com", "hotmail.co.uk",
+                    "me.com", "posteo.de", "mail.ru", "kpn.nl", "telus.net", "verizon.net", "nhs.net",
+                    "greenleaf-farms.org", "city-of-ashby.gov", "clinic7.health"]
+
+
+def p_email_v2(rng, sp):
+    if rng.random() < 0.25:
+        return p_email(rng, sp)
+    f = rng.choice(FIRST_V2 + WORD_NAMES + FIRST).replace(" ", "")
+    l = rng.choice(LAST_V2 + LAST).replace("'", "")
+    n = str(rng.choice([rng.randint(1, 99), rng.randint(1960, 2012), rng.randint(100, 999)]))
+    user = rng.choice([f + "." + l, f + "-" + l, f + "_" + l + n, f[0] + "." + l, f + "." + l + "." + n,
+                       l + n, f + n, f + "." + l[0], f[:3] + l[:4], "the." + l + "s", f + "and" + rng.choice(FIRST_V2),
+                       rng.choice(PW_WORDS_V2) + "." + f, f + "." + l + "-" + rng.choice(["work", "home", "uk", "nyc"]),
+                       "info." + l, l + "." + f + n])
+    dom = rng.choice(EMAIL_DOMAINS_V2 + EMAIL_DOMAINS)
+    if not sp:
+        e = user + "@" + dom
+        return [(e, "EMAIL")]
+    out = []
+    for part in re.findall(r"[a-z]+|\d+|[._\-@]", user + "@" + dom):
+        if part.isdigit():
+            out.append(digits_spoken(part, rng, groups=False) if rng.random() < 0.5 or len(part) > 2 else nw(int(part)))
+        else:
+            out.append({".": "dot", "_": "underscore", "-": rng.choice(["dash", "dash", "hyphen"]), "@": "at"}.get(part, part))
+    return [(" ".join(out), "EMAIL")]
+
+
+STREETS_V2 = """larkspur foxglove primrose bramble heather thistle kingfisher sparrow wren partridge heron
+fenwick ashby holbrook marlowe tennyson wordsworth shelley byron kepler newton faraday darwin cartwright
+wheelwright cooper tanner fletcher chandler mason weaver quarry tannery ferry wharf canal lock abbey
+priory chapel vicarage rectory manor grange""".split()
+ST_SUFFIX_V2 = ["close", "mews", "gardens", "walk", "rise", "hill", "green", "square", "loop", "run", "point", "heights"]
+TOWNS_V2 = [("kendal", "LA9 4PT"), ("ashby", "LE65 1AB"), ("truro", "TR1 2HE"), ("hexham", "NE46 3LS"),
+            ("ludlow", "SY8 1AZ"), ("whitby", "YO21 1DH"), ("penrith", "CA11 7YE"), ("bangor", "LL57 2DG")]
+US_TOWNS_V2 = [("tacoma", "WA", "washington"), ("dayton", "OH", "ohio"), ("fresno", "CA", "california"),
+               ("reno", "NV", "nevada"), ("duluth", "MN", "minnesota"), ("savannah", "GA", "georgia"),
+               ("bozeman", "MT", "montana"), ("flagstaff", "AZ", "arizona"), ("macon", "GA", "georgia"),
+               ("akron", "OH", "ohio"), ("missoula", "MT", "montana"), ("asheville", "NC", "north carolina")]
+
+
+def _postcode_spoken(pc, rng):
+    return " ".join(c.lower() if c.isalpha() else DIGIT_WORDS[c] for c in pc.replace(" ", ""))
+
+
+def p_address_v2(rng, sp):
+    if rng.random() < 0.25:
+        return p_address(rng, sp)
+    num = rng.choice([rng.randint(1, 60), rng.randint(100, 999), rng.randint(1000, 19999)])
+    street = rng.choice(STREETS_V2 + STREETS)
+    suf = rng.choice(ST_SUFFIX_V2 + ST_SUFFIX)
+    uk = rng.random() < 0.4
+    unit_kind = rng.choice(["apartment", "apt", "unit", "flat", "suite", "number"]) if rng.random() < 0.35 else None
+    unit_n = rng.randint(1, 40)
+    unit_l = rng.choice(["", "", "a", "b", "c"])
+    unit_first = unit_kind in ("flat", "apartment") and rng.random() < 0.5
+    tail = rng.random()
+    if uk:
+        town, pc = rng.choice(TOWNS_V2)
+    else:
+        town, st, stw = rng.choice(US_TOWNS_V2)
+        zipc = _digits(rng, 5) + ("-" + _digits(rng, 4) if rng.random() < 0.2 else "")
+    if sp:
+        if num >= 1000 and rng.random() < 0.6:
+            hi, lo = divmod(num, 100)
+            ns = nw(hi) + " " + (nw(lo) if lo >= 10 else ("oh " + ONES[lo] if lo else "hundred"))
+        else:
+            ns = nw(num, rng) if rng.random() < 0.7 else digits_spoken(str(num), rng)
+        uk_w = "apartment" if unit_kind == "apt" else unit_kind
+        unit = (uk_w + " " + nw(unit_n) + (" " + unit_l if unit_l else "")) if unit_kind else ""
+        s = ns + " " + street + " " + suf
+        if unit:
+            s = unit + " " + s if unit_first else s + " " + unit
+        if tail < 0.7:
+            s += " " + town
+            if uk and tail < 0.45:
+                s += " " + _postcode_spoken(pc, rng)
+            elif not uk and tail < 0.45:
+                s += " " + stw + (" " + digits_spoken(zipc[:5], rng, groups=False) if tail < 0.3 else "")
+        return [(s, "ADDRESS")]
+    sfx = ST_ABBR.get(suf, cap(suf)) if rng.random() < 0.4 else cap(suf)
+    s = "%d %s %s" % (num, cap(street), sfx)
+    if unit_kind:
+        uw = {"apartment": "Apt", "apt": "Apt", "unit": "Unit", "flat": "Flat", "suite": "Suite", "number": "#"}[unit_kind]
+        u = (uw + ("" if uw == "#" else " ") + str(unit_n) + unit_l.upper())
+        s = (u + ", " + s) if unit_first else (s + rng.choice([", ", " "]) + u)
+    if tail < 0.7:
+        s += ", " + cap(town)
+        if uk and tail < 0.5:
+            s += rng.choice([" ", ", "]) + pc
+        elif not uk and tail < 0.5:
+            s += ", " + st + (" " + zipc if tail < 0.35 else "")
+    return [(s, "ADDRESS")]
+
+
+def p_ip_v2(rng, sp):
+    r = rng.random()
+    if r < 0.3:
+        return p_ip(rng, sp)
+    if r < 0.55:
+        ip = "192.168.%d.%d" % (rng.choice([0, 1, 2, 3, 4, 8, 10, 20, 68, 86, 178, 254]), rng.randint(1, 254))
+    elif r < 0.7:
+        ip = "10.%d.%d.%d" % (rng.choice([0, 0, 1, 10, 20, 42, 100, 200]), rng.randint(0, 255), rng.randint(1, 254))
+    elif r < 0.78:
+        ip = "100.%d.%d.%d" % (rng.randint(64, 127), rng.randint(0, 255), rng.randint(1, 254))
+    elif r < 0.88:
+        ip = "%d.%d.%d.%d" % (rng.choice([31, 45, 62, 77, 81, 86, 94, 109, 141, 176, 185, 203, 212]), rng.randint(0, 255),
+                              rng.randint(0, 255), rng.randint(1, 254))
+    else:
+        h = lambda: "%x" % rng.randint(1, 65535)
+        ip = rng.choice(["2a02:%s:%s:%s::%x" % (h(), h(), h(), rng.randint(1, 255)), "fd%02x:%s:%s::%x" % (rng.randint(0, 255), h(), h(), rng.randint(1, 255)),
+                         "fe80::%s:%s:%s:%s" % (h(), h(), h(), h()), "2600:%s:%s:%s:%s:%s:%s:%s" % (h(), h(), h(), h(), h(), h(), h())])
+    if not sp:
+        return [(ip, "IP_ADDRESS")]
+    if ":" in ip:
+        parts = []
+        for grp in ip.split(":"):
+            parts.append(" ".join(DIGIT_WORDS[c] if c.isdigit() else c for c in grp) if grp else "")
+        s = " colon ".join(parts).replace("colon  colon", "double colon")
+        return [(" ".join(s.split()), "IP_ADDRESS")]
+    octs = []
+    for o in ip.split("."):
+        octs.append(digits_spoken(o, rng, oh=0.3, groups=False) if rng.random() < 0.5 else nw(int(o), rng))
+    return [((" point " if rng.random() < 0.1 else " dot ").join(octs), "IP_ADDRESS")]
+
+
+def p_location_v2(rng, sp):
+    if rng.random() < 0.2:
+        return p_location(rng, sp)
+    kind = rng.choice(list(PLACE_NOUNS_V2))
+    noun = rng.choice(PLACE_NOUNS_V2[kind])
+    r = rng.random()
+    if r < 0.55:
+        base = rng.choice(PLACE_STEMS_V2 + PLACE_NAMES)
+    elif r < 0.8:
+        base = rng.choice(LAST_V2 + LAST)
+        if kind == "work" and rng.random() < 0.4:
+            base += rng.choice([" and sons", " brothers", " and partners", " family"])
+    else:
+        base = rng.choice(STREETS_V2 + STREETS) + rng.choice([" road", " street", " park", ""])
+    name = base + " " + noun
+    if sp:
+        name = name.replace("st ", "saint ", 1) if name.startswith("st ") else name
+        return [(name, "LOCATION")]
+    return [(cap(name).replace("St ", "St. ", 1) if rng.random() < 0.5 else cap(name), "LOCATION")]
+
+
+def p_hcond_v2(rng, sp):
+    v = rng.choice(CONDITIONS_V2) if rng.random() < 0.6 else rng.choice(CONDITIONS)
+    if v.startswith(("a ", "an ", "the ")):
+        art, v = v.split(" ", 1)
+        return [(art, None), (v, "HEALTH")]
+    return [(v, "HEALTH")]
+
+
+def p_hmed_v2(rng, sp):
+    r = rng.random()
+    v = invented_drug(rng) if r < 0.25 else (rng.choice(MEDS_V2) if r < 0.7 else rng.choice(MEDS))
+    if v.startswith(("a ", "an ", "the ")):
+        art, v = v.split(" ", 1)
+        return [(art, None), (v, "HEALTH")]
+    return [(v, "HEALTH")]
+
+
+def p_health_any_v2(rng, sp):
+    return p_hcond_v2(rng, sp) if rng.random() < 0.6 else p_hmed_v2(rng, sp)
+
+
+PII_GEN.update({"PN": p_person_v2, "PF": p_pfirst, "PW": p_pword, "PT": p_ptitle, "ACCT": p_account_v2,
+                "SSN2": p_ssn_v2, "SSN4": p_ssn4, "DOB2": p_dob_v2, "AGE2": p_age_v2, "AGEK": p_age_kid, "PIN2": p_secret_v2,
+                "PHONE2": p_phone_v2, "EMAIL2": p_email_v2, "ADDR2": p_address_v2, "IP2": p_ip_v2,
+                "LOC2": p_location_v2, "HC": p_hcond_v2, "HM": p_hmed_v2, "HX": p_health_any_v2})
+
+ACCT_CUES = ["account number", "bank account number", "checking account number", "savings account number",
+             "customer number", "customer id", "customer reference", "member number", "member id", "membership number",
+             "membership id", "policy number", "insurance policy number", "insurance member id", "loyalty card number",
+             "rewards number", "rewards card number", "library card number", "library card", "electric account number",
+             "gas account number", "water account", "utility account number", "phone account number",
+             "internet account number", "broadband account number", "patient id", "patient number", "nhs number",
+             "student id", "student number", "employee number", "employee id", "staff number", "frequent flyer number",
+             "claim number", "case number", "case reference", "order number", "subscriber id", "tenant reference",
+             "pension number", "medicare number", "health plan id", "gym membership number", "club membership number",
+             "account", "acct number", "reference number", "booking reference"]
+ACCT_LABELS = [("Member ID:", "member id"), ("Acct:", "account"), ("Account no.", "account number"),
+               ("Policy #", "policy number"), ("Customer ref:", "customer reference"), ("Patient ID:", "patient id"),
+               ("Student ID", "student id"), ("Card no:", "card number"), ("Ref:", "reference"),
+               ("Employee #", "employee number"), ("Claim no.", "claim number"), ("Membership:", "membership")]
+NEG_FILL.update({
+    ",": lambda rng, sp: "" if sp else ",",
+    ":": lambda rng, sp: "" if sp else ":",
+    "acctcue": lambda rng, sp: rng.choice(ACCT_CUES),
+    "acctlab": lambda rng, sp: (lambda p: p[1] if sp else (p[0] if rng.random() < 0.6 else p[0].lower()))(rng.choice(ACCT_LABELS)),
+    "uh": lambda rng, sp: rng.choice(["uh", "um", "erm", "uhh", "hmm", "like", "so", "let me see", "okay so", "right"]),
+    "kin": lambda rng, sp: rng.choice(["wife", "husband", "partner", "son", "daughter", "mom", "dad", "mum", "grandma",
+                                        "grandpa", "sister", "brother", "fiance", "girlfriend", "boyfriend", "nan"]),
+    "kid": lambda rng, sp: rng.choice(["son", "daughter", "kid", "little one", "youngest", "eldest", "boy", "girl",
+                                        "stepson", "stepdaughter", "grandson", "granddaughter"]),
+    "day": lambda rng, sp: rng.choice(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                                        "tomorrow", "today", "next week"]),
+    "thx": lambda rng, sp: rng.choice(["thanks", "thank you", "please", "cheers", "ta", "if you don't mind",
+                                        "thanks so much", "appreciate it", "much appreciated"]),
+})
+
+PII_TEMPLATES["ACCOUNT_NUMBER"] += [
+    "my {:acctcue} is {ACCT}", "my {:acctcue} is [uh | um] {ACCT} [{:thx}]",
+    "{ACCT} (that's | is | that is) my {:acctcue}", "{ACCT} [yeah | okay | right] (that's | that is) (my | our | the) {:acctcue}",
+    "{ACCT} (that's | is) the {:acctcue} (for | on) (my | our) (account | policy | card | bill | claim)",
+    "(here's | here is | okay here's) my {:acctcue} {ACCT}", "(it's | the number's | the number is) {ACCT} (for | on) my (electric | gas | water | internet | phone | insurance) (account | bill)",
+    "(the | my) {:acctcue} (on the card | on the letter | on my card) (is | says | reads) {ACCT}",
+    "(can you | could you | please) (save | remember | note | store | write down) my {:acctcue} [it's] {ACCT}",
+    "{:acctlab} {ACCT}", "{:acctlab} {ACCT} {:,} name {PN}", "name {PN} {:,} {:acctlab} {ACCT}",
+    "(i'm | i am) calling about (my | our) (bill | claim | order | account | prescription) [the] {:acctcue} (is | being) {ACCT}",
+    "{PN} 's {:acctcue} is {ACCT}", "my {:kin} 's {:acctcue} is {ACCT}",
+    "(log | sign) me in with {:acctcue} {ACCT}", "(what's | check) the balance (on | for) account {ACCT}",
+    "(use | try) {ACCT} (as | it's) my (membership | loyalty | rewards | library card) number",
+    "(transfer | move) (fifty dollars | the money | two hundred pounds | the rent) from (checking | savings | account) {ACCT} to (savings | checking | account) {ACCT}",
+    "(renew | check) my library books (with | using) card number {ACCT}",
+    "the (airline | gym | library | pharmacy | insurance company | bank | school) (asked for | needs) my {:acctcue} (it's | which is) {ACCT}",
+    "(hi | hello) (it's | this is) {PN} (and )?my {:acctcue} is {ACCT}".replace("(and )?", "[and]"),
+    "(add | put) {ACCT} (as | for) my (frequent flyer | loyalty | rewards | member) number (on | to) the booking",
+    "(quote | use) (reference | case number | claim number) {ACCT} (when you call | in the email)",
+    "{ACCT} is (the | my) (patient | student | employee | member) (id | number) for {PN}",
+    "(my | the) (kid's | son's | daughter's) student id (is | it's) {ACCT}",
+    "(does | did) (my | the) (claim | order | case) {ACCT} (go through | ship | get approved) [yet]",
+    "(i | we) (pay | paid) the (water | electric | gas | council tax | internet) bill (for | on) account {ACCT} [{:day}]",
+    "[uh] {ACCT} (is | that's) (my | the) (number | id) (they gave me | on my card | on the letter)",
+    "(for | on) (my | the) (policy | account | membership) {ACCT} (can you | please) (check | update) the (address | details)",
+]
+PII_TEMPLATES["SSN"] += [
+    "{SSN2} (is | that's | that is) my (social | social security number | ssn | s s n | social security)",
+    "(my | the) (social | social security | s s n | ssn) [number] (is | it's) {SSN2}",
+    "(here's | here is | okay) my social {SSN2} [{:thx}]",
+    "(put | write | enter | fill in) {SSN2} (as | for) my (social | ssn | social security number) [on the form]",
+    "{PN} 's social security number is {SSN2}", "my {:kin} 's (social | ssn | social security) is {SSN2}",
+    "(it's | the number is) {SSN2} (on | for) my social [security card]",
+    "(the bank | the irs | the clinic | my accountant | the landlord) (asked for | needs) my (social | ssn | s s n) (it's | which is) {SSN2}",
+    "(the | my) last four (of my social | of my ssn | of my social security number) (are | is) {SSN4}",
+    "(my social | my ssn) ends (in | with) {SSN4}",
+    "(ssn | social | s s n) [is] {SSN2} [{:thx}]", "(social security | soc sec) (no | number) {SSN2}",
+    "[uh | um] {SSN2} (for | that's for) (the | my) (social | ssn) [line]",
+]
+PII_TEMPLATES["DATE_OF_BIRTH"] += [
+    "my birthday's {DOB2}", "(born | i was born) {DOB2}", "(i was | he was | she was) born (on )?{DOB2} [so | and] (i'm | he's | she's) a (capricorn | libra | scorpio | pisces)".replace("(on )?", "[on]"),
+    "{DOB2} (is | that's) (my | his | her | the baby's) (birthday | date of birth | birth date)",
+    "{PF} 's birthday is {DOB2} (so | and) remind me a week before", "(remind me | don't let me forget) {PN} 's birthday (it's | is) {DOB2}",
+    "put {DOB2} as (my | the baby's | my son's | my daughter's) date of birth",
+    "(my | his | her) (d o b | dob | date of birth) (is | it's) {DOB2}",
+    "(the baby | our daughter | our son | my grandson | my granddaughter | my niece) (arrived | was born) on {DOB2}",
+    "(i | we) celebrate {PF} 's birthday on {DOB2}", "my (mum | mom | dad | gran) was born {DOB2}",
+    "(birthday | b day) {DOB2} [{:thx}]", "{PN} {:,} (born | date of birth | dob) {DOB2}",
+]
+PII_TEMPLATES["AGE"] += [
+    "{PF} turns {AGEK} on {:day}", "{PN} (turns | is turning | will be) {AGE2} (on her birthday | on his birthday | this {:day} | in a few weeks)",
+    "(he's | she's) {AGE2} (now | next month | already)", "(i'm | i am) (only | just) {AGE2} (and | but) (i | my doctor) (worry | worries) about my knees",
+    "my {AGE2} year old (son | daughter | niece | nephew | grandson) (loves | wants | needs) (dinosaurs | a new bike | braces)",
+    "(plan a party | find a present | pick a cake) for my (son | daughter) (who's | who is) turning {AGE2}",
+    "(my | our) (mom | dad | nan | grandpa) is {AGE2} and (still drives | lives alone | just had surgery)",
+    "{PF} is {AGEK} (months | weeks | years) old", "(age | aged) {AGE2} {:,} (male | female)", "(my | our) (twins | boys | girls) are {AGEK}", "{PF} and {PF} are {AGEK} and {AGEK}",
+    "(i | my wife | my husband) (just )?turned {AGE2} (yesterday | last week | on {:day})".replace("(just )?", "[just]"),
+    "(i'm | i am) {AGE2} (is that | am i) too old to (start running | learn piano | go back to school)",
+]
+PII_TEMPLATES["PIN_OR_PASSWORD"] += [
+    "the (code | passcode) for the (front door | garage | side gate | alarm | shed | lockbox | keypad | storage unit) is {PIN2}",
+    "{PIN2} (is | that's) the (garage | alarm | wifi | door | gate | lockbox) (code | password)",
+    "(my | the) (phone | ipad | tablet | laptop) (unlock code | passcode | password) is {PIN2}",
+    "(the | our) wifi password (is | it's) {PIN2} (for the guests | if anyone asks | all one word)",
+    "(tell | text) {PN} the (door | gate | garage) code (it's | is) {PIN2}",
+    "(set | change) the (alarm | door | garage) code to {PIN2} [{:thx}]",
+    "(my | the) (voicemail | bank | card | atm) pin (is | it's) {PIN2}",
+    "(enter | type | punch in) {PIN2} (to unlock | to disarm it | at the gate | on the keypad)",
+    "my password (for | on) (netflix | the bank | my email | the school portal | the router) is {PIN2}",
+    "(new | the new) (wifi | guest wifi) (key | password) {PIN2}", "(password | passcode | pin) (is | it's) [uh] {PIN2} [{:thx}]",
+]
+PII_TEMPLATES["PHONE"] += [
+    "{PHONE2} (that's | is) my (cell | mobile | work line | landline | new number)",
+    "(you can | they can) (get | reach) (me | him | her) (on | at) {PHONE2}", "(save | add) {PN} (as | with the number) {PHONE2}",
+    "(call | ring) me back on {PHONE2} (after six | anytime | tomorrow)", "(my | her | his) (mobile | cell) (is | it's) {PHONE2} (if you need it | just in case)",
+    "{PN} (can be reached | is) on {PHONE2}", "(update | change) my (number | contact number) to {PHONE2}",
+    "(dial | call) {PHONE2} [and ask for {PF}]", "(the | our) (vet | doctor's office | school office | nanny) number is {PHONE2}",
+    "{PHONE2} (that's | is) {PN} 's (number | cell | mobile)", "(mobile | tel | phone) {::} {PHONE2}",
+]
+PII_TEMPLATES["EMAIL"] += [
+    "{EMAIL2} (is | that's) my (email | work email | school email | personal email)", "(cc | copy) {EMAIL2} on (that | the invoice | the email)",
+    "(send | email) (the photos | my boarding pass | the receipt | the report) to {EMAIL2} [{:thx}]",
+    "(my | her | his) (email | e mail | address) (is | it's) {EMAIL2} (all lowercase | no spaces | all one word)",
+    "(share | invite) {EMAIL2} to the (calendar | album | doc | spreadsheet)", "{PN} (at | email) {EMAIL2}",
+    "(reply | respond) to {PN} at {EMAIL2}", "(change | update) my (login | recovery email) to {EMAIL2}",
+]
+PII_TEMPLATES["ADDRESS"] += [
+    "(send | post | mail) (the | my) (package | parcel | card | letter) to {ADDR2}", "{ADDR2} (that's | is) (my | our | her | his) (address | home | new place)",
+    "(i | we) (just )?moved to {ADDR2}".replace("(just )?", "[just]"), "(my | our) (billing | shipping | delivery) address is {ADDR2}",
+    "(get me | give me) directions (home )?to {ADDR2}".replace("(home )?", "[home]"), "(order | book) a (taxi | cab | ride) to {ADDR2}",
+    "(pick me up | come get me) (at | from) {ADDR2}", "{PN} (lives at | is staying at | moved to) {ADDR2}",
+    "(the | our) (party | barbecue | meeting | sleepover) is at {ADDR2} (at seven | on {:day})", "address {::} {ADDR2}",
+]
+PII_TEMPLATES["IP_ADDRESS"] += [
+    "(my | the) (nas | printer | camera | doorbell | plex server | home assistant | pi hole) (is on | lives at | has the address) {IP2}",
+    "{IP2} (is | that's) (my | the) (router | nas | printer | laptop | media server) [ip]",
+    "(forward | open) port (eighty | four four three | twenty two | eight zero eight zero) (to | on) {IP2}",
+    "(my | our) (public | external | home) ip (is | it's) {IP2}", "(i | we) can't (reach | ping) my (server | printer | camera) at {IP2}",
+    "(add | whitelist | block) {IP2} (on | in) (my | the) (router | firewall)", "(my laptop | my phone | the tv | the xbox) (got | has) {IP2} (from the router | from dhcp)",
+    "(reserve | assign) {IP2} (for | to) (my | the kids') (tablet | laptop | console)",
+]
+PII_TEMPLATES["HEALTH"] += [
+    "(book | schedule | move) (my | {PN} 's) (appointment | follow up | checkup) (for | about) (my | her | his) {HC}",
+    "remind me about my (cardiologist | neurologist | rheumatologist | specialist | dermatologist) appointment for my {HC} on {:day}",
+    "(is | has) my {HM} (prescription | refill) (ready | been sent) [at the pharmacy]",
+    "(tell | ask) the pharmacy (i need | to refill) my {HM}", "pick up {PN} 's {HM} from the (pharmacy | chemist)",
+    "(we're | i'm) (almost | nearly) out of (my | his | her) {HM}",
+    "my {HC} is (acting up | flaring up | bad) today (so | can you) (cancel | move) my (meeting | run | class)",
+    "(i | {PN}) (can't | couldn't) (sleep | come in | make it) because of (my | her | his) {HC}",
+    "(tell the school nurse | let the school nurse know) [that] {PN} (has | takes | needs) {HX}", "note for the school nurse {PF} (has | carries | needs) {HX}",
+    "{PF} needs (her | his) {HM} at lunch [at school]",
+    "(email | tell | text) my (boss | manager | team) [that] i'm out (today | this week) (with | because of) {HC}",
+    "i need a (sick note | doctor's note) for my {HC}", "call in sick for me i've got {HC}",
+    "(find | suggest) (recipes | dinner ideas | snacks) (for | safe for) (my | {PN} 's) {HC}",
+    "(i | we) can't (eat | have) (gluten | dairy | sugar | nuts) because (i have | {PN} has | my {:kid} has) {HC}",
+    "(file | submit) a claim for (my | {PN} 's) {HM} (prescription | refills)", "does my insurance cover (my | her | his) {HX}",
+    "remind (me | {PN}) to (take | pick up | order) (my | her | his) {HM} (at eight | after dinner | every twelve hours)",
+    "set a (daily | nightly | weekly) reminder for my {HM}", "add {HM} to (my | dad's | mum's) (medication | pill) (list | schedule)",
+    "{PN} was [just] diagnosed with {HC} (last week | yesterday | this spring)",
+    "(i'm | i've been) (living with | dealing with | managing) {HC} (for years | since i was a kid | since college)",
+    "(log | record) that i took my {HM} (this morning | at noon | with breakfast)",
+    "{HM} (makes | is making) me (drowsy | nauseous | jittery) (should i | can i) (take it at night | stop it)",
+    "{HM} is what i'm (taking | on) for my {HC}", "{HC} (is | was) what (the doctor | my gp | the specialist) (said i have | diagnosed me with)",
+    "{PN} (has | is recovering from | is off school with) {HC} (so | and) (she | he) (won't | can't) (come | make it)",
+    "(my | our) {:kid} (has | got) {HC} (again | this week) (cancel | move) (the playdate | swimming | practice)",
+    "(the | my) (dentist | physio | surgeon | gp) (needs to know | asked) (that )?i (take | am on) {HM}".replace("(that )?", "[that]"),
+    "(i am | my {:kin} is) allergic to {HM}", "i (have | suffer from | was born with) {HC} [and] (i | so i) (need | want) (a quieter room | extra time | a ground floor room)",
+]
+PII_TEMPLATES["PERSON"] += [
+    "the (package | flowers | card | voicemail | invitation) (is | are) from {PN}", "(i'm | i was) (having dinner | going out | meeting up | working late) with {PN}",
+    "(save | buy | get) (a seat | a present | some cake | a ticket) for {PN}", "this (message | gift | note | reminder) is for {PN}",
+    "(remind me | i need) to (write back | reply | say thank you | send a card) to {PN}",
+    "(invite | add | text) {PN} {:,} {PN} and {PN} [to the group]", "(dinner | lunch) with {PF} and {PF} (on | this) {:day}",
+    "(send | text) (a message | this) to {PF} saying (hi | hey) {PF} (i'm | we're) (running late | outside | on the way)",
+    "{PF} (your | the) (dinner | ride | bus | taxi) is (ready | here) (announce that | tell everyone)",
+    "(what time is | when's) {PN} 's (recital | game | flight | appointment | interview)",
+    "(email | call | message) {PT} about (the homework | the rent | the fence | the invoice)", "{PT} (next door | from the office | at school) (wants | said | asked) (to talk | we should call)",
+    "(call | text) {PW} and tell (her | him) (i'm | we're) (on my way | almost there | running late)",
+    "my (daughter | friend | coworker | niece | granddaughter | neighbour) {PW} (is | was) (visiting | coming over | sick) {:day}",
+    "{PW} 's (birthday | party | recital | graduation) is (on {:day} | next week | tonight)",
+    "{PN} (that's | is) my (neighbor | coworker | landlord | physio | tutor) [can you save the number]",
+    "(ask | tell) {PT} (if | that) (the kids | we) can (come | stay) (over | late)",
+    "(put | add) {PN} (down )?as my emergency contact".replace("(down )?", "[down]"), "(who | what) did {PN} (send | say) [earlier]",
+    "(i | we) got a (letter | text | call) from {PT}", "(can you | please) (remind | tell) {PF} [that] (practice | the dentist | school) is (at four | tomorrow | cancelled)",
+    "reply to {PF} (thanks | thank you) {PF} (see you soon | that was lovely)", "(reply | text back) (ok | okay | alright) {PF} (i'll | we'll) (see you | call you) (later | tomorrow)",
+]
+PII_TEMPLATES["LOCATION"] += [
+    "my {:kin} works at {LOC2} [now | these days]", "pick the kids up from {LOC2} at (three | half three | three thirty | four)",
+    "(drop | take) {PN} (off )?at {LOC2} (at eight | before work | {:day})".replace("(off )?", "[off]"),
+    "my (physio | dentist | therapist | doctor | trainer) at {LOC2} (said | told me) (to rest | to stretch | to come back {:day})",
+    "(i | we) (go to | attend | belong to) {LOC2} (every sunday | on fridays | twice a week)",
+    "(my | our) (grandma | grandpa | nan | dad | mum) (lives in | moved into | is staying at | is at) {LOC2}",
+    "visiting hours for (my mom | grandpa | {PN}) at {LOC2}", "{PN} (started | starts) at {LOC2} (in september | next week | on monday)",
+    "(i'm | i am) (a member at | a member of | training at) {LOC2}", "(remind me about | don't let me forget) (my | the) (appointment | class | shift) at {LOC2} [{:day}]",
+    "{LOC2} (called | emailed) about (my son | my daughter | {PN})", "(i | we) got married at {LOC2}",
+    "(my | our) {:kid} (got into | is starting at | is in year two at) {LOC2}", "(text | tell) {PN} i'm (still )?at {LOC2}".replace("(still )?", "[still]"),
+    "directions to (my | our) (kid's school | gym | office | mum's care home) {LOC2}",
+    "{LOC2} (is | that's) where (my son goes | i work | my dad lives | we go to church | i do pilates)",
+    "(i had | my {:kin} had | my {:kin} has) (surgery | a scan | physio | a checkup) at {LOC2} {:day}",
+    "(sign | enroll) {PF} up for (swimming | after school club | summer camp) at {LOC2}",
+    "(i | we) (teach | coach | volunteer | clean) at {LOC2} (on weekends | on tuesdays | part time)",
+]
+PII_TEMPLATES["MULTI"] = [
+    "(hi | hey) (it's | this is) {PN} (calling about | about) my (account | policy | claim) {ACCT}",
+    "(hi | hey) (it's | this is) {PN} my (callback | call back) number is {PHONE2}",
+    "my name's {PN} (and )?i'm {AGE2} (and )?i have {HC}".replace("(and )?", "[and]"),
+    "{PN} is {AGEK} (and | she | he) (goes to | is at) {LOC2}",
+    "(my | our) {:kid} {PF} (has | was diagnosed with) {HC} (and | she | he) (goes to | is at) {LOC2}",
+    "(send it to | email) {EMAIL2} or (call | text) {PHONE2} [and ask for {PF}]",
+    "(i live at | my address is) {ADDR2} (and )?the (gate | door | buzzer) code is {PIN2}".replace("(and )?", "[and]"),
+    "(my | the) (wifi | router) (is at | ip is) {IP2} (and )?the password is {PIN2}".replace("(and )?", "[and]"),
+    "(i was born | born) {DOB2} (and )?my social is {SSN2}".replace("(and )?", "[and]"),
+    "{PN} (date of birth | born | dob) {DOB2} (member | policy | patient) (number | id) {ACCT}",
+    "(this is | it's) {PN} my birthday is {DOB2}", "(tell | text) {PN} [that] my new (number | mobile) is {PHONE2}",
+    "{PT} (at | from) {LOC2} (called | emailed) about my {HC}", "patient {PN} (dob | date of birth) {DOB2} (takes | on) {HM}",
+    "{PN} {:,} {AGE2} {:,} (allergic to | on) {HM}", "(i'm | this is) {PN} i work at {LOC2} [and] my (email | work email) is {EMAIL2}",
+    "(send | ship) it to {PN} at {ADDR2}", "{PF} 's (number | mobile) is {PHONE2} and (her | his) email is {EMAIL2}",
+    "(my | our) {:kid} {PF} is {AGEK} and (takes | is on) {HM}", "(my | the) {:acctcue} is {ACCT} and (my | the) pin is {PIN2}",
+    "{PN} {:,} {ADDR2} {:,} {PHONE2}", "(my | her) (social | ssn) is {SSN2} and (my | her) (date of birth | birthday) is {DOB2}",
+    "(um | so) my (mom | mum | dad) {PN} is at {LOC2} (with | for) (her | his) {HC}",
+]
+PII_TYPES_V2_FAMILIES = ["MULTI"]
+
+
 _PII_PARSED = {k: [parse_grammar(p) for p in v] for k, v in PII_TEMPLATES.items()}
 _NEG_PARSED = {k: [parse_grammar(p) for p in v] for k, v in NEG_TEMPLATES.items()}
 
@@ -3011,10 +3767,12 @@ def build_pii_line(rng, elements, sp):
         if isinstance(el, str):
             pieces.append((el, None, el.startswith("'")))
         elif el[0] == "slot":
-            for txt, typ in PII_GEN[el[1]](rng, sp):
-                pieces.append((txt, typ, False))
+            for pc in PII_GEN[el[1]](rng, sp):
+                pieces.append((pc[0], pc[1], pc[2] if len(pc) > 2 else False))
         else:
-            pieces.append((neg_fill(rng, el[1], sp), None, False))
+            v = neg_fill(rng, el[1], sp)
+            if v:
+                pieces.append((v, None, v in (",", ":", ";")))
     text = ""
     spans = []
     for i, (txt, typ, attach) in enumerate(pieces):
@@ -3035,15 +3793,22 @@ def make_pii_line(rng, primary):
         gram = rng.choice(_NEG_PARSED[fam])
         src = "train.neg." + fam
     else:
-        fam = "FORM" if rng.random() < 0.12 else primary
+        r = rng.random()
+        fam = "FORM" if r < 0.08 else ("MULTI" if r < 0.2 else primary)
         gram = rng.choice(_PII_PARSED[fam])
         src = "train.pii." + fam.lower()
     elements = sample_grammar(gram, rng, [])
     text, spans = build_pii_line(rng, elements, sp)
     if len(spans) > 3:
         return None
+    if primary is not None and rng.random() < 0.1:
+        suf = rng.choice(["please", "thanks", "thank you", "cheers", "if you could", "for me", "okay", "right",
+                          "got that", "did you get that", "yeah", "again", "just so you know", "when you get a chance"])
+        text += ("" if sp else rng.choice([" ", ", "])) + (" " if sp else "") + suf
     if rng.random() < 0.2:
-        pre = rng.choice(["um", "okay", "so", "hey", "please note", "for the record", "uh", "alright"])
+        pre = rng.choice(["um", "okay", "so", "hey", "please note", "for the record", "uh", "alright", "erm",
+                          "right so", "oh and", "quick one", "hi", "hello", "excuse me", "listen", "okay so um",
+                          "just so you know", "can you note", "yeah so", "hmm", "sorry"])
         if not sp:
             pre += ","
         shift = len(pre) + 1

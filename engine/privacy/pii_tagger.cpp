@@ -41,6 +41,7 @@ constexpr std::string_view kStart = "<s>";
 // second.
 constexpr float kRetypeOwn = 0.1f;
 constexpr float kRetypeOther = 0.9f;
+constexpr float kSure = 0.5f;
 constexpr std::string_view kEnd = "</s>";
 
 // Digit strings as their shape and length ("4417" -> "dddd"): the value is never a feature, its form is.
@@ -178,7 +179,11 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
       const float qt = p[1 + 2 * t] + p[2 + 2 * t];
       if (i < kRetypeWords) q[i][t] = qt;
       if (qt >= model.suspectThreshold(static_cast<PiiType>(t))) suspects[i] |= static_cast<std::uint16_t>(1u << t);
-      if (qt >= model.spanThreshold(static_cast<PiiType>(t))) sure[i] |= static_cast<std::uint16_t>(1u << t);
+      // Sure: past the span threshold and more likely than not (a span threshold calibrated low, where the
+      // rules decide anyway, does not make a doubt about another type's span).
+      if (qt >= std::max(kSure, model.spanThreshold(static_cast<PiiType>(t)))) {
+        sure[i] |= static_cast<std::uint16_t>(1u << t);
+      }
       if (qt >= model.spanThreshold(static_cast<PiiType>(t)) && qt > bestQ) {
         best = t;
         bestQ = qt;

@@ -25,8 +25,8 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
 // Adds the model's spans as candidates of priority prio::model (below every rule: a rule's span keeps its
 // boundaries where both found something). A word joins a span of the type whose begin + inside probability is
 // highest when that reaches the type's span threshold. Writes per word the types whose probability reached their
-// suspect threshold (bit per type) into suspects[0, u.n), and those that reached their span threshold into
-// sure[0, u.n). A cue-based rule's candidate takes another type where the model is sure of it. No allocation;
+// suspect threshold (bit per type) into suspects[0, u.n), and those that reached their span threshold and 0.5
+// into sure[0, u.n). A cue-based rule's candidate takes another type where the model is sure of it. No allocation;
 // about 24 KiB of stack.
 void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks, Candidates& c,
                         std::uint16_t* suspects, std::uint16_t* sure) noexcept;
