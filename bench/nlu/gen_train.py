@@ -417,7 +417,11 @@ def gen_duration(rng, form):
                 ("quarter of an hour", 900), ("a quarter hour", 900), ("three quarters of an hour", 2700),
                 ("one and a half minutes", 90), ("two and a half hours", 9000), ("a couple of minutes", 120),
                 ("a couple minutes", 120), ("half a minute", 30), ("an hour and fifteen minutes", 4500),
-                ("an hour and a quarter", 4500)]
+                ("an hour and a quarter", 4500), ("an hour thirty", 5400), ("one hour thirty", 5400),
+                ("a couple of hours", 7200), ("a couple hours", 7200), ("ninety seconds", 90),
+                ("ninety minutes", 5400), ("a minute", 60), ("an hour", 3600), ("a half hour", 1800),
+                ("two hours fifteen", 8100), ("twenty four hours", 86400), ("half a minute", 30),
+                ("a couple of seconds", 2), ("thirty secs", 30), ("a quarter of a minute", 15)]
         n = rng.randint(2, 20)
         opts.append((nw(n) + " and a half minutes", n * 60 + 30))
         h = rng.randint(1, 5)
@@ -425,6 +429,8 @@ def gen_duration(rng, form):
         txt, secs = rng.choice(opts)
         if not sp and rng.random() < 0.5:
             written = {"one and a half hours": "1.5 hours", "two and a half hours": "2.5 hours",
+                       "ninety seconds": "90 seconds", "ninety minutes": "90 mins", "an hour thirty": "1 hr 30",
+                       "twenty four hours": "24 hours", "two hours fifteen": "2h 15m", "thirty secs": "30 secs",
                        "one and a half minutes": "1.5 minutes", "half an hour": "30 minutes",
                        "an hour and a half": "1.5 hrs", "a quarter of an hour": "15 min"}
             txt = written.get(txt, txt)
@@ -522,6 +528,12 @@ def gen_time(rng, form):
             if m == 0:
                 return T(nw(hh) + rng.choice([" o'clock", " o'clock", ""])), "%02d:00" % hh
             return T(nw(hh) + mm_words(m)), "%02d:%02d" % (hh, m)
+        if rng.random() < 0.5:   # 24-hour, spoken: nineteen thirty, oh seven hundred (hours)
+            hh = rng.randint(13, 23) if rng.random() < 0.6 else rng.randint(5, 11)
+            head = nw(hh) if hh >= 10 else rng.choice(["oh ", "zero "]) + ONES[hh]
+            if m == 0:
+                return T(head + rng.choice([" hundred", " hundred hours", " hundred"])), "%02d:00" % hh
+            return T(head + mm_words(m) + rng.choice(["", "", " hours"])), "%02d:%02d" % (hh, m)
         hh = rng.randint(1, 11)
         return T(nw(hh) + mm_words(m) + " " + _ampm(rng, pm, sp)), "%02d:%02d" % (h24(hh, pm), m)
     # written
@@ -587,6 +599,12 @@ def gen_number(rng, form, unit_dim=None):
         return T(str(v)), v
     if r < 0.12:
         return T("a" if form == "spoken" or rng.random() < 0.5 else "one"), 1
+    if r < 0.19:
+        txt, v = rng.choice([("half a", 0.5), ("a half", 0.5), ("a quarter", 0.25), ("a couple of", 2),
+                             ("a dozen", 12), ("one and a half", 1.5), ("two and a half", 2.5),
+                             ("three quarters of a", 0.75), ("a hundred", 100), ("a thousand", 1000),
+                             ("a couple", 2), ("half a dozen", 6)])
+        return T(txt), fmt_num(v)
     if r < 0.3:
         i = rng.randint(0, 50)
         d = rng.choice([5, 25, 75, 2, 1, 4, 8, 3])
@@ -653,6 +671,49 @@ def gen_expression(rng, form):
 
     def c(v):
         return ("%g" % v) if isinstance(v, float) else str(v)
+    if rng.random() < 0.2:   # verb and idiom forms: half of, double, add .. and .., subtract .. from ..
+        kind = rng.choice(["half", "quarter", "double", "triple", "add", "sum", "subtract", "multiply",
+                           "product", "divide", "square", "half", "add", "subtract", "multiply"])
+        a, b = rng.randint(1, 100), rng.randint(1, 100)
+        na, nb = _num_tok(rng, a, sp), _num_tok(rng, b, sp)
+        if kind == "half":
+            a = rng.choice([2 * rng.randint(1, 60), rng.randint(1, 200)])
+            text, expr = rng.choice(["half of ", "half ", "one half of "]) + _num_tok(rng, a, sp), "%d / 2" % a
+        elif kind == "quarter":
+            a = rng.choice([4 * rng.randint(1, 50), rng.randint(1, 200)])
+            text, expr = rng.choice(["a quarter of ", "quarter of ", "one quarter of "]) + _num_tok(rng, a, sp), "%d / 4" % a
+        elif kind == "double":
+            text, expr = rng.choice(["double ", "twice "]) + na, "2 * %d" % a
+        elif kind == "triple":
+            text, expr = "triple " + na, "3 * %d" % a
+        elif kind == "add":
+            text, expr = rng.choice(["add %s and %s", "add %s plus %s", "%s and %s added together",
+                                     "%s add %s"]) % (na, nb), "%d + %d" % (a, b)
+        elif kind == "sum":
+            text, expr = "the sum of %s and %s" % (na, nb), "%d + %d" % (a, b)
+        elif kind == "subtract":
+            if rng.random() < 0.5:
+                text, expr = rng.choice(["subtract %s from %s", "take %s away from %s", "take %s from %s"]) % (na, nb), \
+                    "%d - %d" % (b, a)
+            else:
+                text, expr = rng.choice(["%s take %s", "%s subtract %s", "%s take away %s"]) % (nb, na), "%d - %d" % (b, a)
+        elif kind == "multiply":
+            a, b = rng.randint(2, 30), rng.randint(2, 30)
+            na, nb = _num_tok(rng, a, sp), _num_tok(rng, b, sp)
+            text, expr = rng.choice(["multiply %s by %s", "%s lots of %s", "%s multiplied with %s"]) % (na, nb), \
+                "%d * %d" % (a, b)
+        elif kind == "product":
+            a, b = rng.randint(2, 30), rng.randint(2, 30)
+            text, expr = "the product of %s and %s" % (_num_tok(rng, a, sp), _num_tok(rng, b, sp)), "%d * %d" % (a, b)
+        elif kind == "divide":
+            b = rng.randint(2, 12)
+            a = b * rng.randint(1, 40) if rng.random() < 0.7 else rng.randint(1, 500)
+            text, expr = rng.choice(["divide %s by %s", "%s shared between %s", "%s split %s ways"]) % \
+                (_num_tok(rng, a, sp), _num_tok(rng, b, sp)), "%d / %d" % (a, b)
+        else:
+            text, expr = rng.choice(["the square of %s", "%s to the second power", "%s times itself"]) % na, "%d ^ 2" % a
+        res = eval(expr.replace("^", "**"))
+        return T(text), expr, fmt_num(float(res))
     if r < 0.6:
         op = rng.choice(["+", "-", "*", "/"])
         a, b = num(), num()
@@ -892,7 +953,7 @@ OWN = {
         "[a bit | a little | a tad | much] louder [please | a bit | a little | still]",
         "(make | play | have) (it | this | that | the music | the sound | the song) louder",
         "(speak | talk | sing) (up | louder)",
-        "i (can't | cannot | can not | couldn't) hear (you | it | that | the music | anything | a thing)",
+        "i (can't | cannot | can not) hear (you | it | that | the music | anything | a thing)",
         "(more | up the | a bit more) volume",
         "(it's | it is | that's | this is | the music is | you're) too (quiet | soft | low)",
         "(it's | it is) (way | a bit | really) too quiet [in here]",
@@ -921,13 +982,13 @@ OWN = {
         "that's deafening",
         "(less | lower) (volume | sound) [please]",
         "not so loud [please]",
-        "(keep it | keep it down | hush) [a bit]",
-        "(shh | shush) [a bit | a little]",
+        "keep it down [a bit | a little]",
+        "quiet down [a bit | a little]",
         "(quieter | softer) (please | now)",
         "(you're | it's) (hurting | killing) my ears",
         "(my | our) ears are (ringing | hurting)",
         "(the baby | everyone) is (sleeping | asleep) (turn it down | keep it down)",
-        "(lower | drop | cut) (it | the volume) [a bit | a notch]",
+        "(lower it | lower the volume | drop the volume | cut the volume) [a bit | a notch]",
         "i (need | want) (it | the music | the volume) quieter",
         "(tone | dial) it down",
         "not (that | this) loud",
@@ -973,10 +1034,10 @@ OWN = {
         "stop [it | that | this | now | playing | talking | everything | the music | right now | there | please]",
         "cancel [it | that | this]",
         "(never mind | nevermind | forget it | forget about it | forget that | skip it)",
-        "(shut up | hush up | pipe down)",
+        "(shut up | pipe down | shut it)",
         "(that's | that is | it's | it is) enough [already | now | thanks]",
         "enough [already | now | please]",
-        "(be quiet | quiet [please | now] | quiet down)",
+        "(be quiet | quiet [please | now])",
         "(halt | hold it | hold on stop | whoa stop)",
         "(quit | end | stop) [it | that | this] [now | already]",
         "(that will | that'll | that would | that'd) do [thanks]",
@@ -1000,7 +1061,7 @@ OWN = {
         "what was that [again | you said]",
         "come again",
         "(pardon | sorry | excuse me) [me]",
-        "i (didn't | did not | couldn't | could not | can't | can not) (hear | catch | get | understand) (that | you | it | what you said)",
+        "i (didn't | did not | couldn't | could not) (hear | catch | get | understand) (that | you | it | what you said)",
         "[(say | repeat) (that | it)] one more time",
         "(repeat | say) the last (answer | thing | part | bit | sentence)",
         "again please",
@@ -1110,6 +1171,407 @@ OWN = {
     ],
 }
 
+# broader paraphrases per intent: idioms, slang, indirect statements, polite questions, one- and
+# two-word commands. Meaning decides between near neighbours: sound off entirely (mute, silence,
+# hush, shush, go quiet) is volume.mute; quieter/softer/too loud is volume.down; halting what is
+# playing or being said (stop, cut it, knock it off, never mind, pause) is stop; present "can't hear"
+# is volume.up, past "didn't catch that" is repeat.
+OWN_MORE = {
+    "time.query": [
+        "(what's | what is) the time [then | again | mate | now]",
+        "(got | have you got | you got) the time [on you]",
+        "(do you | would you) have the time [please]",
+        "(what | which) time (is it | it is) (now | right now | at the moment) [please]",
+        "(any chance you could | could you | would you) (tell me | give me) the time",
+        "do you know what (time it is | the time is) [right now]",
+        "(can | could) you (check | look at) the (time | clock) for me",
+        "how late is it",
+        "is it (noon | lunchtime | bedtime | dinnertime) yet",
+        "(i've | i have) lost track of (the | what) time [it is]",
+        "(i | we) don't have a (watch | clock) what time is it",
+        "what time do you make it",
+        "what does the clock say",
+        "(current | exact | local) time [please]",
+        "time (now | check please | right now)",
+        "what's the time (looking like | in here | at the moment)",
+        "what's the time (sotto | please)",
+        "(what | what's the) time is it now",
+        "(tell | remind) me (what | the) time [it is]",
+        "how late (is it now | has it got)",
+        "the time",
+        "(time | the time) (sotto | please | now)",
+        "i'm (running late | in a rush) what's the time",
+    ],
+    "date.query": [
+        "what (day | date) is it (today | again | right now)",
+        "(what's | what is) (today's | the) date (again | please | then)",
+        "(what | which) day of the week is it [today | again]",
+        "is (it | today) the {:dom} [today]",
+        "is today the {:dom} of {:month}",
+        "is (it | today) (a weekday | the weekend | a saturday | a sunday | a monday | a friday) [today]",
+        "(what | which) (month | year) are we in",
+        "what's the date (please | again | sotto)",
+        "(do you know | can you tell me | any idea) (what day it is | what the date is | what today is) [today]",
+        "(i've | i have) lost track of (the days | what day it is | the date)",
+        "(what | which) day are we on",
+        "(what's | what is) (the date | the day) (today | right now)",
+        "what day is it (sotto | please | today please)",
+        "(tell | remind) me (the date | what day it is | today's date)",
+        "(today's date | the date | what day) please",
+        "date",
+        "today's date",
+        "what's today's date (again | please)",
+        "(what | which) date (is it | are we on)",
+    ],
+    "timer.query": [
+        "how long left [on (the | my | that) [{:label}] timer]",
+        "how much (longer | more time | time) (is there | is left | do i have | have i got) [on (the | my) [{:label}] timer]",
+        "how much time is on the {:label} timer",
+        "how much time is (on | left on) (the | my) [{:label}] timer",
+        "(how's | how is) (the | my) [{:label}] (timer | countdown) (coming along | doing | going)",
+        "(is | are) the {:label} (done | ready | nearly ready) yet",
+        "how long (until | till | before) the {:label} (is done | is ready | comes out)",
+        "how long (until | till | before) (it | the timer) (goes off | beeps | rings)",
+        "(what's | what is) the (countdown | timer) (at | on | saying)",
+        "(any | how much) time left",
+        "time left",
+        "how long to go [on the timer]",
+        "how (many | much) (minutes | seconds) (to go | left | remaining) [on (the | my) [{:label}] timer]",
+        "(check | check on | look at) the [{:label}] timer [for me | please]",
+        "(do i still have | have i still got) (a | the | my) [{:label}] timer (running | going | on)",
+        "(remind | tell) me how long (is left | left) on (the | my) [{:label}] timer",
+        "(what's | what is) the status of (the | my) [{:label}] timer",
+        "(is | has) (the | my) [{:label}] timer (finished | gone off | done) yet",
+        "how long have i got left [on (the | my) [{:label}] timer]",
+        "how (are | is) my (timers | timer) (doing | looking)",
+    ],
+    "timer.set": [
+        "give me {duration_seconds} [on the clock | please]",
+        "give me {duration_seconds} (for | on) (the | my) {name}",
+        "(set | start | put) [a | the] timer {duration_seconds} [please]",
+        "(set | start | put on) a (timer | countdown) for {duration_seconds} [please | for me]",
+        "(i'm | i am) (making | cooking | baking | boiling | doing) [the | some | my] {name} (set | start | put on) a timer for {duration_seconds}",
+        "(can | could) you (set | start) (a | me a) timer for {duration_seconds} [please]",
+        "(any chance you could | would it be possible to) (set | start) a timer for {duration_seconds}",
+        "(let me know | tell me | remind me | give me a shout | ping me) when {duration_seconds} (is up | are up | have passed | has passed)",
+        "(count | countdown | count down) (from | for) {duration_seconds}",
+        "(set | start) a {name} (timer | countdown) [for] {duration_seconds}",
+        "{name} (for | needs) {duration_seconds}",
+        "{duration_seconds} (for | on) the {name}",
+        "{duration_seconds} please",
+        "timer {duration_seconds} (for | on) (the | my) {name}",
+        "(start | set | begin | kick off) a {duration_seconds} (timer | countdown) (now | please) [for [the | my] {name}]",
+        "stick a timer on for {duration_seconds} [for [the | my] {name}]",
+        "(pop | whack | throw) (a | on a) timer (on | for) {duration_seconds}",
+        "(the | my) {name} (will be | is) (done | ready) in {duration_seconds} (set a timer | time it)",
+        "(time | clock) {duration_seconds} for (the | my) {name}",
+        "(set | start) (me | us) a timer (of | for) {duration_seconds}",
+        "(alert | buzz | beep | ping) me (in | after) {duration_seconds} [for [the | my] {name}]",
+        "(set | start) a timer called {name} (for | of) {duration_seconds}",
+        "{duration_seconds} {name} timer [please]",
+        "(i need | i want) {duration_seconds} (on the timer | on the clock | for the {name})",
+    ],
+    "timer.cancel": [
+        "scrap the [{name}] timer",
+        "(ditch | bin | nix | axe | kill | stop) the [{name}] (timer | countdown) [please | now]",
+        "(cancel | stop | kill | clear) the timer for (the | my) {name}",
+        "(forget | never mind) the [{name}] timer",
+        "(cancel | delete | kill | stop | clear) all [the | my | of my] timers",
+        "(i | we) (won't | will not | don't) need (the | that) [{name}] timer [after all | anymore]",
+        "(the | my) {name} (is done | is ready | came out early) [so] (cancel | stop | kill) (the | that) timer",
+        "(turn | shut | switch) off (the | that | my) [{name}] timer",
+        "(get rid of | lose | drop) the [{name}] timer",
+        "(please | can you | could you) (cancel | stop | delete) (the | my) [{name}] timer",
+        "no need for (a | the) [{name}] timer (anymore | any more | now)",
+        "(stop | cancel | end) the [{name}] countdown",
+        "timer (off | cancelled) [please]",
+        "(cancel | kill | stop) timer",
+        "cancel (my | the) {name} timer",
+        "(call off | abort) the [{name}] timer",
+    ],
+    "alarm.set": [
+        "get me up (at | by | for) {time} [{day}]",
+        "(get | wake) me up {day} (at | by) {time}",
+        "i need to be up (by | at) {time} [{day}]",
+        "i (need | have | want) to (be up | be awake | get up | wake up) (by | at) {time} [{day}] (set an alarm | wake me)",
+        "(i've got | i have) an early (start | flight | meeting) (wake me | get me up | set an alarm) (at | for) {time} [{day}]",
+        "(could | can | would) you (wake me | get me up | set an alarm) (at | for) {time} [{day}] [please]",
+        "(any chance you could | would it be possible to) (wake me | set an alarm) (at | for) {time} [{day}]",
+        "(alarm | wake up | wake up call) (at | for) {time} [{day}] please",
+        "(set | put) (an | my | the) alarm on for {time} [{day}]",
+        "(set | make) (me | us) an alarm (for | at) {time} [{day}]",
+        "(gimme | give me) an alarm (for | at) {time} [{day}]",
+        "(i'd like | can i get | can i have) (an alarm | a wake up call) (at | for) {time} [{day}]",
+        "(rouse | wake) me (at | around | about) {time} [{day}]",
+        "(make sure | see that) i'm (awake | up) (by | at) {time} [{day}]",
+        "{time} alarm [{day}] [please]",
+        "(alarm | wake me) {day} {time}",
+        "{day} at {time} (wake me | alarm | get me up)",
+        "i (wanna | want to | gotta | need to) (get up | wake up) at {time} [{day}]",
+        "alarm for {time} [{day}]",
+        "(set | create) (an | a) alarm (for | at) {time} {day}",
+        "(wake | get) me up at {time} (sharp | on the dot) [{day}]",
+    ],
+    "alarm.cancel": [
+        "(cancel | scrap | kill | delete | drop | ditch) (the | my) [{time}] alarm [{day}] [please]",
+        "(turn | switch | shut) off (the | my) [{time}] alarm [{day}]",
+        "(i | we) (don't | do not) need (an | the | my) alarm [{day}] [anymore | after all]",
+        "(no | don't set an) alarm [{day}] [please]",
+        "(don't | do not) (wake me | get me up) [{day}] [at {time}]",
+        "(cancel | delete | remove) (the | my) alarm (for | at) {time} [{day}]",
+        "(cancel | delete | remove | clear | turn off) every alarm",
+        "(i can | let me) sleep in [{day}] (cancel | turn off) (the | my) alarm",
+        "(forget | never mind) (the | my) [{time}] alarm [{day}]",
+        "(get rid of | take off) (the | my) [{day}] alarm",
+        "alarm (off | cancel) [{day}]",
+    ],
+    "alarm.query": [
+        "(when | what time) (will | does) (my | the) alarm go off [tomorrow]",
+        "(what time | when) is my alarm set for [tomorrow]",
+        "(did i | have i) set (an | my | the) alarm [for tomorrow]",
+        "(is | are) (my | the) (alarm | alarms) (on | set | still on | still set) [for tomorrow]",
+        "what (alarms | alarm) (have i got | do i have | is set | are on) [for tomorrow]",
+        "(any | are there any) alarms (set | on) [for tomorrow]",
+        "(remind | tell) me (when | what time) my alarm is",
+        "(check | list | show) (my | the) alarms [please]",
+        "(what | which) alarms are (set | on)",
+        "my alarms",
+        "alarm (status | check)",
+        "(when | what time) am i (getting up | waking up) tomorrow",
+    ],
+    "volume.up": [
+        "i can't hear (a thing | anything | you | it | the music | a word)",
+        "(i | we) can (barely | hardly) hear (you | it | anything | the music | a thing)",
+        "(louder | turn it up) (please | mate | sotto)",
+        "(crank | pump | turn) it up",
+        "louder",
+        "volume up",
+        "turn (the speaker | the music | the radio | the tunes | the song | the podcast) up [a bit | a notch]",
+        "(make | get) (the music | the sound | the speaker | it) (louder | a bit louder | loud)",
+        "(any chance you could | would it be possible to | could you | can you) (turn it up | turn the volume up | make it louder)",
+        "(bring | push | pump) (up the | the) volume [a bit | a notch]",
+        "(it's | it is) (way | far | really | much) too (quiet | soft) (in here | for me)",
+        "(up | louder) a (bit | notch | touch | little) [please]",
+        "(more | turn up the) (bass | noise | sound) [please]",
+        "(a little | a bit | a lot) more volume [please]",
+        "(let's | lets) (turn | crank) it up",
+        "(i | we) (can't | cannot) hear (over | above) the (noise | dishwasher | kids | traffic)",
+        "(up | raise) the volume (a bit | some | please)",
+        "louder louder",
+        "(make | can you make) it (louder | loud) (please | for me)",
+        "(you're | you are) (too quiet | so quiet | really quiet | hard to hear)",
+        "turn it (way | all the way) up",
+    ],
+    "volume.down": [
+        "it's (way | far | much | a bit | a little | really) too loud (in here | for me)",
+        "(turn | bring) (the speaker | the music | the radio | the tunes | the song | the podcast | you) down [a bit | a notch]",
+        "(make | get) (the music | the sound | the speaker | it) (quieter | softer | a bit quieter)",
+        "(any chance you could | would it be possible to | could you | can you) (turn it down | turn the volume down | make it quieter)",
+        "(keep it | keep the noise | keep the music) down [a bit | please]",
+        "quieter",
+        "volume down",
+        "(down | quieter | softer) a (bit | notch | touch | little) [please]",
+        "(it's | that's) (a bit | too | way too) (loud | noisy | much)",
+        "(it's | this is) blasting",
+        "(you're | you are) (too loud | so loud | shouting | way too loud)",
+        "(less | lower) (loud | volume | noise) [please]",
+        "(bring | take) it down a (notch | bit | peg)",
+        "(the neighbours | the neighbors | the kids | the baby) (will complain | are sleeping) (turn it down | keep it down)",
+        "(lower | reduce | drop) (the music | the sound) [a bit | a notch]",
+        "(turn | tone) it down [a bit | a notch | please]",
+        "(softer | quieter) please",
+        "quieter quieter",
+        "not (so | as) loud (please | thanks)",
+        "(ease | back) off the volume [a bit]",
+    ],
+    "volume.mute": [
+        "mute",
+        "(mute | silence) (it | yourself | the speaker | the sound | the music | the tv) [please | now]",
+        "(kill | cut | lose) the (sound | audio | volume | noise)",
+        "(shush | hush | shh) [now | please]",
+        "go (quiet | silent | mute) [please | for a bit | for a minute]",
+        "(turn | switch | shut) (the sound | the audio | the volume | everything) (off | right off)",
+        "(turn | put) (it | the volume) (all the way | right) down to (nothing | zero | mute)",
+        "(no sound | not a peep | no noise) [please]",
+        "(put | stick) (yourself | it | the speaker) on (mute | silent)",
+        "(i | we) (don't | do not) want to hear (anything | a sound | a thing) (for a bit | right now)",
+        "(any chance you could | could you | can you | would you) (mute | silence) (yourself | the sound | it)",
+        "(silent | mute) mode [please | on]",
+        "(kill | cut) the (volume | sound) (completely | entirely)",
+        "(zero | no) (sound | volume | audio) [please]",
+        "hush (now | please | up)",
+        "(mute | silence) the (audio | volume | speaker) (for now | for a bit)",
+        "(just | please) (mute | go quiet)",
+        "silence",
+        "mute it",
+    ],
+    "volume.set": [
+        "(set | put | turn) (the speaker | the music | it | the sound) to {level}",
+        "volume (to | at) {level} (please | thanks)",
+        "(can | could) you (set | put | turn) the volume (to | at | on) {level}",
+        "(any chance you could | would it be possible to) (set | put) the volume (to | at) {level}",
+        "(put | set | turn) it (on | to | at) {level} [please]",
+        "(i'd like | i want) (the volume | it) (at | on | to be) {level}",
+        "(make | set) the volume {level} [out of ten]",
+        "(volume | sound | level) (should be | to) {level}",
+        "(take | bring | turn) (the volume | it) (to | up to | down to) {level}",
+        "{level} on the volume",
+        "(crank | turn) it (all the way | right) up to {level}",
+        "(change | switch) (the volume | it) to {level}",
+        "(go | set it) to level {level}",
+    ],
+    "stop": [
+        "cut it",
+        "(knock | cut) it off",
+        "(that's | that is) enough [now | thanks | already]",
+        "(hold it | hold it right there | hold on stop | wait stop)",
+        "pause [that | it | this | the music | playback | please]",
+        "(never mind | nevermind) [then | sotto | thanks]",
+        "cancel (that | it) [please]",
+        "(stop | end | halt) (that | it | this) (please | now | right now)",
+        "(ok | okay | alright) (that's enough | enough | stop it | cut it)",
+        "(shut it | shut it off | turn it off)",
+        "(kill | cut) (it | the music | the song | this song | that noise)",
+        "(give it a rest | put a sock in it | can it)",
+        "(stop | pause) (the song | the track | the podcast | the radio | the audio book | playing)",
+        "(that's | that is) (it | all) (thanks | for now)",
+        "(i've | i have) heard enough",
+        "(please | just) (stop it | stop that | cut it out)",
+        "(any chance you could | could you | can you) (stop | stop that | pause that)",
+        "(stop | quiet) (stop | quiet)",
+        "(forget | drop) it",
+        "(no | nah) (stop | forget it | never mind)",
+        "(enough | stop) (of that | with that)",
+        "(halt | stop) playback",
+    ],
+    "repeat": [
+        "come again",
+        "pardon [me | sorry]",
+        "(what was that | what did you say) (sorry | again | just now)",
+        "say that one more time",
+        "say (that | it) (one more time | again | once more) [please | slower | slowly]",
+        "i missed (that | what you said | the last bit | the end | that last part)",
+        "(i | we) (didn't | did not) (catch | hear | get) (that | the last bit | the end | what you said)",
+        "(sorry | excuse me) (what | pardon) [was that]",
+        "(huh | eh | what)",
+        "(repeat | say) (that | it) (please | for me | slowly)",
+        "(could | can | would) you (repeat | say) (that | it) (again | once more | one more time) [please]",
+        "(any chance you could | would it be possible to) (repeat that | say that again)",
+        "(one more time | once more | again) (please | sotto)",
+        "(what | how) was that again",
+        "(you | that) went too fast (say | repeat) (that | it) again",
+        "(run | go) (that | it) by me again",
+        "(sorry | oops) (i missed that | i didn't catch that)",
+        "(read | play) (that | it | the answer) back [to me] [again]",
+        "(repeat | say) the (answer | last thing | last part) again",
+        "again",
+        "repeat",
+    ],
+    "privacy.offline": [
+        "stop listening [for (a bit | a while | now)]",
+        "go private [please | now | for a bit]",
+        "(turn | switch | shut) off (the | your) (mic | microphone | connection | internet)",
+        "(turn | switch) (the | your) (mic | microphone | internet) off",
+        "(disconnect | unplug) [yourself] [from the (internet | cloud | network)]",
+        "(i | we) (want | need) some privacy",
+        "(i | we) (don't | do not) want you listening [right now | for a bit]",
+        "(any chance you could | could you | can you) (go offline | go private | stop listening)",
+        "(privacy | incognito | private | offline) (please | mode please | mode now)",
+        "(cut | kill) (your | the) (internet | connection | wifi) [please]",
+        "(go | drop) off (line | the network | the internet)",
+        "(no more | stop the | no) (cloud | internet) (stuff | access | please)",
+        "(stay | keep) off the (internet | cloud | network) [for now | for a while]",
+        "(enable | turn on | switch on) privacy [please]",
+        "(stop | quit) (sending | uploading) (stuff | things | my data | anything) (to | up to) the (cloud | internet)",
+        "(go dark | go incognito) [please | for a bit]",
+        "offline",
+        "(mic | microphone) off",
+    ],
+    "privacy.online": [
+        "you can (listen | start listening | go online | use the internet | connect) again",
+        "(start listening | come back online | go back online | reconnect) [again | now | please]",
+        "(turn | switch) (the | your) (mic | microphone | internet | connection) (back on | on again | on)",
+        "(turn | switch) on (the | your) (mic | microphone | internet | connection) [again]",
+        "(privacy | incognito | private | offline) mode (off | over | done)",
+        "(exit | leave | quit | end) (privacy | incognito | private) [mode]",
+        "(any chance you could | could you | can you) (go back online | reconnect | start listening again)",
+        "(i'm | we're) done with privacy",
+        "(back online | online again | online mode) [please]",
+        "(reconnect | connect) (to | back to) the (internet | cloud | wifi | network)",
+        "(you're | you are) allowed (online | to listen) again",
+        "(enable | turn on) (the | your) (cloud | internet | connection) again",
+        "(ok | okay | alright) (go back online | you can listen again | reconnect)",
+        "(disable | turn off | switch off) privacy [mode]",
+        "(mic | microphone) (on | back on)",
+        "online",
+    ],
+    "weather.query": [
+        "do i need an umbrella [{day}] [in {place}]",
+        "(will | should) i (need | take | bring) (an umbrella | a coat | a brolly | sunglasses | gloves) [{day}] [in {place}]",
+        "(will | is) it (be | going to be | gonna be) (cold | hot | warm | wet | chilly | windy | sunny | nice) [in {place}] [{day}]",
+        "how (hot | cold | warm) (will it get | is it going to get | is it gonna get) [in {place}] [{day}]",
+        "is it (snowing | raining | pouring | windy | sunny | freezing | hot | cold) (in | over in | out in) {place} [{day}]",
+        "is it (snowing | raining | pouring | freezing | cold) (out | outside) [{day}]",
+        "(i'm | we're) (heading | going) (out | to {place}) (is it going to | will it | is it gonna) (rain | snow | be cold) [{day}]",
+        "(i'm | we're) (heading out | going out | off out) (what's | how's) the weather (like | looking)",
+        "(any chance you could | can you | could you) (tell me | check) the (weather | forecast) [for {place}] [{day}]",
+        "do you know (what the weather's | what the weather is | if it's) (like | doing | going to rain) [in {place}] [{day}]",
+        "(what's | what is) the (weather | forecast | temperature) (looking like | doing | like) (out there | outside) [{day}]",
+        "(should | will) i (wear | need) (shorts | a jumper | a sweater | layers | a jacket) [{day}] [in {place}]",
+        "(what's | what is) it like (in | over in) {place} [{day}]",
+        "(is | will) it (nice | warm | cold | raining) in {place} [{day}]",
+        "(what's | what is) the (high | low | top temperature | low temperature) [(for | in) {place}] [{day}]",
+        "how (windy | wet | humid | sunny) (is it | will it be) [in {place}] [{day}]",
+        "(any | what are the chances of) (rain | snow | sunshine | thunder | storms) [in {place}] [{day}]",
+        "(forecast | weather) (for | in) {place} [{day}] (please | sotto)",
+        "(forecast | weather | weather report) please",
+        "(weather | forecast)",
+        "{day} (forecast | weather) [please]",
+        "how's {day} looking [weather wise]",
+        "(will | is) it (clear up | brighten up | stay dry | stay sunny) [in {place}] [{day}]",
+        "(what temperature | how many degrees) (is it | will it be) [in {place}] [{day}]",
+        "(is it going to | will it) be (raining | snowing) when i (leave | get there) [{day}]",
+    ],
+    "convert.units": [
+        "how many {to} in {value} {from}",
+        "how many {to} (is | are) in {value} {from}",
+        "{value} {from} in {to} [please]",
+        "{value} {from} (is | are) how many {to} [roughly | exactly]",
+        "(what's | what is | how much is) {value} {from} (in | as | converted to | converted into) {to}",
+        "(roughly | approximately | about) how many {to} (is | are) {value} {from}",
+        "(any chance you could | can you | could you | would you) (convert | turn | change) {value} {from} (into | to) {to}",
+        "(how far | how long | how heavy | how hot | how much | how big) is {value} {from} in {to}",
+        "(i've got | i have) {value} {from} (what's that | what is that | how much is that) in {to}",
+        "(translate | switch) {value} {from} (to | into) {to}",
+        "in {to} (what's | what is | how much is) {value} {from}",
+        "{value} {from} (to | into) {to} (please | thanks)",
+        "(what does | what do) {value} {from} (work out to | come out to | come to) in {to}",
+        "(do you know | can you tell me) how many {to} (are in | is in | make) {value} {from}",
+        "(what's | what is) the (equivalent | conversion) of {value} {from} in {to}",
+        "if something is {value} {from} how many {to} is that",
+        "(convert | change) {value} {from} [over] (to | into) {to} (for me | please)",
+        "{value} {from} equals how many {to}",
+    ],
+    "math.compute": [
+        "(what's | what is) {expression}",
+        "(what's | what is | how much is) {expression} (again | then | please | exactly)",
+        "(any chance you could | can you | could you | would you) (work out | calculate | do | figure out) {expression} [for me]",
+        "(do you know | can you tell me) (what | how much) {expression} (is | comes to | makes)",
+        "{expression} (please | thanks | sotto)",
+        "(quick | a quick) (sum | maths question | math question) {expression}",
+        "(i | we) need (to know | the answer to) {expression}",
+        "(what's | what is) the answer (to | for) {expression}",
+        "help me (with | work out) {expression}",
+        "{expression} (is | makes | equals) (what | how much) (again | exactly)",
+        "(work | figure) out {expression} (for me | please)",
+        "(what | how much) (does | do) {expression} (make | come to | give you | equal)",
+        "(hey | so | okay) {expression}",
+        "(calculate | compute | evaluate) {expression} (please | now)",
+    ],
+}
+for _k, _v in OWN_MORE.items():
+    OWN[_k].extend(_v)
+
 # a request frame may go before a phrase that starts with one of these verbs
 IMPERATIVE = set("""set start create make put add cancel stop delete remove clear end kill dismiss turn
 switch reset get wake schedule crank pump bring increase raise boost speak talk decrease lower reduce
@@ -1118,14 +1580,29 @@ disconnect disable enable reconnect connect restore keep time count remind list 
 drop cut knock tone dial jump hit pull look express fire kick run""".split())
 FRAMES = ["can you", "could you", "can you please", "could you please", "would you", "will you",
           "please", "i want you to", "i'd like you to", "i need you to", "would you please",
-          "can u", "you can", "go ahead and", "just", "quickly", "i'd like to"]
+          "can u", "you can", "go ahead and", "just", "quickly", "i'd like to",
+          "any chance you could", "would it be possible to", "is it possible to", "do you think you could",
+          "i was hoping you could", "if you could", "could i get you to", "be a dear and", "can you just",
+          "would you kindly", "hey can you", "can you go ahead and", "i'd love it if you could", "mind if i ask you to",
+          "could you maybe", "you mind if i get you to", "could ya", "can ya", "pretty please", "kindly"]
+# a question frame may go before a phrase that is itself a question
+QFRAMES_INTENT = ["do you know", "can you tell me", "could you tell me", "any idea", "quick question",
+                  "i was wondering", "hey quick one", "sorry to bother you but", "just wondering",
+                  "mind telling me", "out of curiosity", "remind me"]
 PREFIX = ["hey", "um", "uh", "so", "okay", "ok", "alright", "oh", "right", "yo", "hi", "erm",
           "hey there", "well", "uh hey", "okay so", "hmm", "listen", "excuse me", "sotto", "hey sotto",
-          "hello", "so um", "yeah", "ah", "now", "and"]
+          "hello", "so um", "yeah", "ah", "now", "and", "sorry", "right so", "hey buddy", "okay um",
+          "oi", "hiya", "morning", "good morning", "evening", "quick one", "one sec", "so like", "yo sotto",
+          "okay sotto", "alright then", "look", "ok so", "hey you", "uh sotto", "sotto please", "er", "hmm okay",
+          "oh hey", "right then", "alright sotto", "hey hey"]
 SUFFIX = ["please", "thanks", "thank you", "cheers", "if you don't mind", "for me", "mate", "now",
           "thanks a lot", "buddy", "pal", "ta", "would you", "will you", "please and thank you",
           "if you can", "right now", "quickly", "when you can", "if possible", "okay", "thx", "my friend",
-          "love", "dude", "sir", "then", "real quick", "thank you very much", "cheers mate", "yeah"]
+          "love", "dude", "sir", "then", "real quick", "thank you very much", "cheers mate", "yeah",
+          "if that's okay", "when you get a chance", "ta very much", "for me please", "no rush", "asap",
+          "pronto", "thanks so much", "would ya", "please sotto", "sotto", "thanks sotto", "okay thanks",
+          "if you would", "much appreciated", "bro", "yeah please", "now please", "please thanks", "cheers love",
+          "thank you kindly", "if you get a sec", "right away", "ok"]
 CONTRACT = {("what", "is"): "what's", ("it", "is"): "it's", ("that", "is"): "that's",
             ("do", "not"): "don't", ("can", "not"): "can't", ("did", "not"): "didn't",
             ("could", "not"): "couldn't", ("i", "am"): "i'm", ("how", "is"): "how's",
@@ -1495,10 +1972,55 @@ NONE_GRAMMAR.update({
         "what's the difference between (mass and weight | celsius and kelvin | speed and velocity)", "what is the (metric | imperial) system",
     ],
 })
+# hard negatives sharing the broadened command vocabulary (idioms, slang, one-word cues)
+NONE_GRAMMAR["hn_idioms"] = [
+    "what does it mean to (cut it close | cut it fine | knock it out of the park | hold your horses | call it a day)",
+    "(why do people say | where does the saying) (knock on wood | break a leg | cut to the chase | hold your tongue | come again) [come from]",
+    "is it rude to say (pardon | what | huh | shush | hush) [to someone]",
+    "what causes thunder to be so loud",
+    "what does (that's enough | never mind | knock it off | cut it out | give it a rest | pipe down | put a sock in it) mean",
+    "(where | how) did the phrase (come again | say what | pardon my french | hush money | the silent treatment) (come from | start)",
+    "what's the origin of (pardon my french | hush puppies | mum's the word | stop the press)",
+    "who (sang | wrote) (hold it against me | pause | never mind | enough is enough | one more time | say it again | mute)",
+    "(is | why is) (shush | hush | pardon | mute) (a real word | rude | considered polite)",
+    "how do you (say | spell) (pardon | mute | umbrella | thermometer | fahrenheit) in (french | spanish | german | italian)",
+    "why do (umbrellas | thermometers | microphones | speakers) (break | cost so much | work)",
+    "who invented the (umbrella | microphone | loudspeaker | mute button | pause button | snooze button)",
+    "how (loud | quiet) (is | can be) (a whisper | a library | a mouse | thunder | a rock concert)",
+    "why does my (voice | music) sound (quieter | louder | different) on recordings",
+    "how do i (turn the volume down | mute a call | pause a video | go offline) on my (phone | laptop | tv | tablet)",
+    "how do i (mute | unmute) (someone | a group chat | a person) on (zoom | whatsapp | twitter | instagram)",
+    "is it (safe | healthy) to (listen to music loud | sleep with earplugs | go offline for a week)",
+    "what happens if you (stop listening to music | go offline for a month | never take a break)",
+    "why (do | does) (i | my kids | my dog) (need | want) (quiet | silence) to (sleep | focus | study)",
+    "what's the (quietest | loudest | coldest | hottest | rainiest | snowiest) (city | country | place | month) in {:country}",
+    "why is it (so cold | so hot | snowing | raining) in {:country} (this time of year | in summer | in winter)",
+    "do people in {:country} (need umbrellas | carry umbrellas | get snow) (often | a lot)",
+    "(how many | what percent of) people (use | own | need) (an umbrella | a smart speaker | an alarm clock | a watch)",
+    "(what's | what is) (a good | the best) (umbrella | raincoat | alarm clock | watch | timer app) to buy",
+    "(why | how) do (we | people) (lose track of time | forget what day it is | sleep through alarms)",
+    "what's (the point | the history) of (half past | quarter to | military time | the twenty four hour clock)",
+    "how do you (read | tell) (military time | the twenty four hour clock | an analog clock)",
+    "(what | how much) is half of (the world's population | the population of {:country} | a baker's dozen)",
+    "how many (inches | centimeters | feet | miles) tall is (mount everest | the eiffel tower | a giraffe)",
+    "how many (people | cups of coffee | eggs | steps) (are in | does it take | do you need) (a marathon | a cake | a day | a year)",
+    "what's the (square | square root | half life) of (a number | uranium | carbon)",
+    "why is (twelve | seven | thirteen | pi) (special | lucky | unlucky | a special number)",
+    "(i | we) (missed | forgot) (the bus | my appointment | lunch) what should i do",
+    "what do you say when (you mishear someone | someone sneezes | you bump into someone)",
+    "(tell me | write) a (story | poem | joke) about (a noisy neighbour | a quiet mouse | a broken umbrella | a lazy alarm clock)",
+    "why (can't | couldn't) i (hear | sleep | focus) (last night | at the concert | in class)",
+    "my (neighbours | kids | dogs) are (so loud | too noisy) what can i do",
+    "is it (bad | normal) that i (can't hear | hear ringing | talk loud) (in one ear | at night | all the time)",
+    "how (private | safe | secure) (are | is) (smart speakers | voice assistants | my data | the cloud)",
+    "(does | do) (smart speakers | you | voice assistants) (always listen | record everything | send data to the cloud)",
+    "what (should | can) i do when i'm (offline | without internet | bored at home)",
+    "(give me | what are some) (offline games | quiet activities | indoor activities) for (kids | a rainy day)",
+]
 NONE_WEIGHTS = {"knowledge": 0.15, "chitchat": 0.1, "advice": 0.11, "recipe": 0.08, "story": 0.04,
                 "opinion": 0.04, "math_trivia": 0.06, "command_words": 0.14,
                 "hn_time": 0.04, "hn_date": 0.04, "hn_weather": 0.045, "hn_volume": 0.035, "hn_stop_repeat": 0.035,
-                "hn_timer_alarm": 0.035, "hn_privacy": 0.025, "hn_math_units": 0.03}
+                "hn_timer_alarm": 0.035, "hn_privacy": 0.025, "hn_math_units": 0.03, "hn_idioms": 0.06}
 
 
 # ----------------------------------------------------------------------------------------
@@ -1538,6 +2060,13 @@ def render_type(rng, typ, form, lex, ctx):
         codes = ctx["units"]
         code = codes.pop(0) if codes else rng.choice(list(UNIT_DIM))
         return gen_unit(rng, form, code, plural=ctx.get("plural", True)), code
+    if typ == "dom":
+        d = rng.randint(1, 31)
+        w = ordinal_words(d) if form == "spoken" or rng.random() < 0.3 else ordinal_suffix(d)
+        return T(w), w
+    if typ == "month":
+        w = rng.choice(MONTHS)
+        return T(w), w
     if typ in NONE_LEX:
         w = rng.choice(NONE_LEX[typ])
         return T(w), w
@@ -1575,7 +2104,7 @@ def realize(rng, elements, slotdefs, form, lex):
         typ = slotdefs[name]["type"]
         if typ == "unit":
             code = ctx["unit_codes"][name]
-            plural = not (ctx.get("value") == 1 and name == unit_slots[0] and ctx.get("value_seen"))
+            plural = not ((ctx.get("value") == 1 or ctx.get("sing")) and name == unit_slots[0] and ctx.get("value_seen"))
             if name != unit_slots[0]:
                 plural = True
             stoks, val = gen_unit(rng, form, code, plural)
@@ -1584,6 +2113,7 @@ def realize(rng, elements, slotdefs, form, lex):
             if typ == "number":
                 ctx["value"] = val
                 ctx["value_seen"] = True
+                ctx["sing"] = " ".join(w for w, _t in stoks) in ("half a", "a half", "a quarter", "three quarters of a")
         if typ in CORRECTABLE and rng.random() < 0.05:
             wrong, _v = render_type(rng, typ, form, lex, dict(ctx))
             wrong = [t for t in wrong if t[1]] or wrong
@@ -1639,6 +2169,8 @@ def naturalize(rng, toks, p):
 def add_frames(rng, toks, form):
     if toks and toks[0][1] is None and toks[0][0] in IMPERATIVE and rng.random() < 0.3:
         toks = [[w, None] for w in rng.choice(FRAMES).split()] + toks
+    elif toks and toks[0][1] is None and toks[0][0] in QUESTION_START and rng.random() < 0.1:
+        toks = [[w, None] for w in rng.choice(QFRAMES_INTENT).split()] + toks
     if rng.random() < 0.25:
         pre = rng.choice(PREFIX).split()
         if form == "written":
@@ -1734,7 +2266,7 @@ def assemble(toks, form, rng):
 def make_intent_line(rng, intent, info, lex, own):
     form = "spoken" if rng.random() < 0.7 else "written"
     for _attempt in range(50):
-        use_own = own is not None and rng.random() < 0.6
+        use_own = own is not None and rng.random() < 0.72
         if use_own:
             gram = rng.choice(own)
             src = "train.own." + intent
