@@ -14,7 +14,7 @@ namespace sotto::nlu {
 
 // Calls each(object, lineNumber) for every non-empty line; stops at the first error it returns. A line that is
 // not a JSON object is an error (corrupt) naming its number. `what` prefixes messages ("line", "calibration
-// line"). Not real-time: allocates.
+// line"). Any thread; not real-time: allocates.
 Status forEachJsonLine(std::istream& in, const std::string& what,
                        const std::function<Status(const json::Value& object, std::size_t line)>& each);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Training the understanding model from labelled utterances (bench/nlu/gen_train.py writes them): the intent
 // classifier and the slot tagger by AdaGrad on the softmax loss, then the acceptance threshold chosen on a held-out
-// tenth so that the model's false intents on "none" stay under a bound. Not real-time: allocates freely.
+// tenth so that the model's false intents on "none" stay under a bound. Threads: any thread, one call at a time per
+// model; not real-time (allocates freely, seconds to minutes).
 #pragma once
 
 #include <cstdint>

@@ -83,7 +83,8 @@ struct PiiTrainReport {
 };
 
 // PII lines ({"text", "spans": [{"start", "end", "type"}]}, the data README's format). Errors: corrupt (line
-// number and problem), invalid_argument (nothing to train on). Not real-time: allocates freely.
+// number and problem), invalid_argument (nothing to train on). Threads: any thread; not real-time (allocates
+// freely). The same holds for calibratePiiModel().
 Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTrainOptions& options,
                                                 PiiTrainReport& report);
 
