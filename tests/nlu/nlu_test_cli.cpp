@@ -3,6 +3,8 @@
 // on a damaged model; `sotto nlu train` names a malformed line; `sotto nlu info` refuses a damaged file.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -11,7 +13,10 @@
 
 namespace {
 
-std::string tempPath(const std::string& name) { return ::testing::TempDir() + "/nlu_cli_" + name; }
+// Per process: ctest runs the tests of this file in parallel processes, which must not share their files.
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "/nlu_cli_" + std::to_string(::getpid()) + "_" + name;
+}
 
 void writeFile(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -24,7 +29,9 @@ int sotto(const std::string& args, const std::string& input, std::string& out) {
   writeFile(in, input);
   std::string cmd;
   for (const auto& w : sotto::test::commandFor(SOTTO_CLI_PATH, {})) cmd += "'" + w + "' ";
-  return sotto::test::runCapture("/bin/sh", {"-c", cmd + args + " < '" + in + "'"}, out, false);
+  const int rc = sotto::test::runCapture("/bin/sh", {"-c", cmd + args + " < '" + in + "'"}, out, false);
+  std::remove(in.c_str());
+  return rc;
 }
 
 TEST(NluCli, IntentSaysWhichLayerAnsweredAndFallsBackToTheRules) {

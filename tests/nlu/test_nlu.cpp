@@ -3,6 +3,8 @@
 // phrasings the catalogue does not have.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -174,7 +176,7 @@ TEST_F(NluTest, FileRoundTripGivesTheSameAnswers) {
   for (const char* t : {"boost the music please", "kick off a countdown of four minutes", "what do dogs eat"}) {
     EXPECT_EQ(run(*a, t), run(*b, t)) << t;
   }
-  const std::string path = ::testing::TempDir() + "/test.nlu";
+  const std::string path = ::testing::TempDir() + "/test_" + std::to_string(::getpid()) + ".nlu";
   ASSERT_TRUE(model_->saveFile(path).ok());
   auto loaded = sn::NluModel::loadFile(path);
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
