@@ -119,6 +119,23 @@ def digits_spoken(s, rng, oh=0.5, groups=True):
     return " ".join(out)
 
 
+def spoken_ip(ip, rng, oh, digit_share, point_share):
+    """An IP address as said aloud: IPv6 groups letter by letter around "colon", IPv4 octets as digits or as a
+    number, joined by "dot" (or "point" with point_share; 0 draws nothing)."""
+    if ":" in ip:
+        parts = []
+        for grp in ip.split(":"):
+            parts.append(" ".join(DIGIT_WORDS[c] if c.isdigit() else c for c in grp) if grp else "")
+        s = " colon ".join(parts).replace("colon  colon", "double colon")
+        return " ".join(s.split())
+    octs = []
+    for o in ip.split("."):
+        octs.append(digits_spoken(o, rng, oh=oh, groups=False) if rng.random() < digit_share
+                    else nw(int(o), rng if point_share else None))
+    joiner = " point " if point_share and rng.random() < point_share else " dot "
+    return joiner.join(octs)
+
+
 def parse_spoken_digits(words):
     """Inverse of digits_spoken (plus single letters): returns the string or None."""
     out = []
@@ -2765,18 +2782,7 @@ def p_ip(rng, sp):
     else:
         ip = "fe80::%x:%x:%x" % (rng.randint(1, 65535), rng.randint(1, 65535), rng.randint(1, 65535)) \
             if rng.random() < 0.5 else "2001:db8:%x::%x" % (rng.randint(1, 65535), rng.randint(1, 65535))
-    if not sp:
-        return [(ip, "IP_ADDRESS")]
-    if ":" in ip:
-        parts = []
-        for grp in ip.split(":"):
-            parts.append(" ".join(DIGIT_WORDS[c] if c.isdigit() else c for c in grp) if grp else "")
-        s = " colon ".join(parts).replace("colon  colon", "double colon")
-        return [(" ".join(s.split()), "IP_ADDRESS")]
-    octs = []
-    for o in ip.split("."):
-        octs.append(digits_spoken(o, rng, oh=0.2, groups=False) if rng.random() < 0.6 else nw(int(o)))
-    return [(" dot ".join(octs), "IP_ADDRESS")]
+    return [(ip if not sp else spoken_ip(ip, rng, oh=0.2, digit_share=0.6, point_share=0.0), "IP_ADDRESS")]
 
 
 def p_account(rng, sp):
@@ -4015,18 +4021,7 @@ def p_ip_v2(rng, sp):
         h = lambda: "%x" % rng.randint(1, 65535)
         ip = rng.choice(["2a02:%s:%s:%s::%x" % (h(), h(), h(), rng.randint(1, 255)), "fd%02x:%s:%s::%x" % (rng.randint(0, 255), h(), h(), rng.randint(1, 255)),
                          "fe80::%s:%s:%s:%s" % (h(), h(), h(), h()), "2600:%s:%s:%s:%s:%s:%s:%s" % (h(), h(), h(), h(), h(), h(), h())])
-    if not sp:
-        return [(ip, "IP_ADDRESS")]
-    if ":" in ip:
-        parts = []
-        for grp in ip.split(":"):
-            parts.append(" ".join(DIGIT_WORDS[c] if c.isdigit() else c for c in grp) if grp else "")
-        s = " colon ".join(parts).replace("colon  colon", "double colon")
-        return [(" ".join(s.split()), "IP_ADDRESS")]
-    octs = []
-    for o in ip.split("."):
-        octs.append(digits_spoken(o, rng, oh=0.3, groups=False) if rng.random() < 0.5 else nw(int(o), rng))
-    return [((" point " if rng.random() < 0.1 else " dot ").join(octs), "IP_ADDRESS")]
+    return [(ip if not sp else spoken_ip(ip, rng, oh=0.3, digit_share=0.5, point_share=0.1), "IP_ADDRESS")]
 
 
 def p_location_v2(rng, sp):
