@@ -32,8 +32,35 @@ std::string modelPathFor(const std::string& cataloguePath) {
 
 NluModel::NluModel(std::vector<std::string> intents, std::vector<std::string> slots, LinearLayer intentLayer,
                    LinearLayer tagLayer, float threshold, std::string note)
-    : intents_(std::move(intents)), slots_(std::move(slots)), intentLayer_(std::move(intentLayer)),
+    : intents_(std::move(intents)), slots_(std::move(slots)), tagLayer_(std::move(tagLayer)), threshold_(threshold),
+      note_(std::move(note)) {
+  intentLayers_.push_back(std::move(intentLayer));
+}
+
+NluModel::NluModel(std::vector<std::string> intents, std::vector<std::string> slots,
+                   std::vector<LinearLayer> intentLayers, LinearLayer tagLayer, float threshold, std::string note)
+    : intents_(std::move(intents)), slots_(std::move(slots)), intentLayers_(std::move(intentLayers)),
       tagLayer_(std::move(tagLayer)), threshold_(threshold), note_(std::move(note)) {}
+
+Result<std::unique_ptr<NluModel>> NluModel::ensemble(std::vector<std::unique_ptr<NluModel>> members,
+                                                     std::string note) {
+  if (members.empty() || members.size() > kMaxEnsemble) {
+    return makeError(Errc::invalid_argument, "an ensemble takes 1 to " + std::to_string(kMaxEnsemble) + " models");
+  }
+  std::vector<LinearLayer> layers;
+  for (auto& m : members) {
+    if (m->intents_ != members.front()->intents_ || m->slots_ != members.front()->slots_) {
+      return makeError(Errc::invalid_argument, "ensemble members differ in their intents or slots");
+    }
+    if (layers.size() + m->intentLayers_.size() > kMaxEnsemble) {
+      return makeError(Errc::invalid_argument, "an ensemble takes at most " + std::to_string(kMaxEnsemble) + " layers");
+    }
+    for (auto& l : m->intentLayers_) layers.push_back(std::move(l));
+  }
+  NluModel& first = *members.front();
+  return std::make_unique<NluModel>(std::move(first.intents_), std::move(first.slots_), std::move(layers),
+                                    std::move(first.tagLayer_), first.threshold_, std::move(note));
+}
 
 std::vector<std::uint8_t> NluModel::serialize() const {
   ModelWriter w(kMagic, kModelFormatVersion);
@@ -43,7 +70,8 @@ std::vector<std::uint8_t> NluModel::serialize() const {
   w.u32(static_cast<std::uint32_t>(slots_.size()));
   for (const auto& s : slots_) w.str(s);
   w.f32(threshold_);
-  w.layer(intentLayer_);
+  w.u32(static_cast<std::uint32_t>(intentLayers_.size()));
+  for (const auto& l : intentLayers_) w.layer(l);
   w.layer(tagLayer_);
   return w.seal();
 }
@@ -57,7 +85,7 @@ Result<std::unique_ptr<NluModel>> NluModel::loadFile(const std::string& path) {
 }
 
 Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> bytes, std::string_view name) {
-  auto opened = ModelReader::open(bytes, kMagic, kModelFormatVersion, name);
+  auto opened = ModelReader::open(bytes, kMagic, 1, kModelFormatVersion, name);
   if (!opened) return std::move(opened).error();
   ModelReader& r = *opened;
   const std::string where(name);
@@ -79,19 +107,35 @@ Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> 
   }
   float threshold = 0.0f;
   if (!r.f32(threshold) || threshold < 0.0f || threshold > 1.0f) return corrupt("bad threshold");
-  LinearLayer intentLayer, tagLayer;
-  if (!r.layer(intentLayer, intents.size())) return corrupt("bad intent layer");
+  std::uint32_t members = 1;  // format 1: one intent layer, no count
+  if (r.version() >= 2 && (!r.u32(members) || members < 1 || members > kMaxEnsemble)) {
+    return corrupt("bad ensemble size");
+  }
+  std::vector<LinearLayer> intentLayers(members);
+  for (auto& l : intentLayers) {
+    if (!r.layer(l, intents.size())) return corrupt("bad intent layer");
+  }
+  LinearLayer tagLayer;
   if (!r.layer(tagLayer, 1 + 2 * slots.size())) return corrupt("bad tagger layer");
   if (!r.atEnd()) return corrupt("trailing bytes");
-  return std::make_unique<NluModel>(std::move(intents), std::move(slots), std::move(intentLayer), std::move(tagLayer),
-                                    threshold, std::move(note));
+  return std::make_unique<NluModel>(std::move(intents), std::move(slots), std::move(intentLayers),
+                                    std::move(tagLayer), threshold, std::move(note));
 }
 
 void NluModel::classify(std::span<const std::string_view> words, NluWorkspace& ws) const noexcept {
-  ws.features.reset(intentLayer_.rowMask());
-  sentenceFeatures(words.first(std::min(words.size(), NluWorkspace::kMaxWords)), ws.features);
-  intentLayer_.scores(ws.features.view(), ws.intentProb);
-  softmax(ws.intentProb, intents_.size());
+  const std::size_t n = intents_.size();
+  words = words.first(std::min(words.size(), NluWorkspace::kMaxWords));
+  std::fill(ws.intentProb, ws.intentProb + n, 0.0f);
+  for (const LinearLayer& layer : intentLayers_) {
+    // Members may hash into tables of different sizes: features per member (a few microseconds each).
+    ws.features.reset(layer.rowMask());
+    sentenceFeatures(words, ws.features);
+    layer.scores(ws.features.view(), ws.memberProb);
+    softmax(ws.memberProb, n);
+    for (std::size_t k = 0; k < n; ++k) ws.intentProb[k] += ws.memberProb[k];
+  }
+  const float share = 1.0f / static_cast<float>(intentLayers_.size());
+  for (std::size_t k = 0; k < n; ++k) ws.intentProb[k] *= share;
 }
 
 void NluModel::tag(std::span<const std::string_view> words, std::size_t intent, std::uint64_t allowedSlots,

@@ -75,6 +75,11 @@ std::vector<std::uint8_t> ModelWriter::seal() {
 
 Result<ModelReader> ModelReader::open(std::span<const std::uint8_t> bytes, const char (&magic)[9],
                                       std::uint32_t version, std::string_view name) {
+  return open(bytes, magic, version, version, name);
+}
+
+Result<ModelReader> ModelReader::open(std::span<const std::uint8_t> bytes, const char (&magic)[9],
+                                      std::uint32_t oldest, std::uint32_t newest, std::string_view name) {
   const std::string where(name);
   if (bytes.size() < 8 + 4 + kSumBytes || std::memcmp(bytes.data(), magic, 8) != 0) {
     return makeError(Errc::corrupt, where + ": not a " + std::string(magic, 8) + " model file");
@@ -83,10 +88,13 @@ Result<ModelReader> ModelReader::open(std::span<const std::uint8_t> bytes, const
   std::uint32_t v = 0;
   r.u32(v);
   // The version first: a file of another format is not damaged, and says what to do.
-  if (v != version) {
-    return makeError(Errc::unsupported, where + ": model format " + std::to_string(v) + ", this build reads " +
-                                            std::to_string(version) + " (retrain it)");
+  if (v < oldest || v > newest) {
+    const std::string reads =
+        oldest == newest ? std::to_string(newest) : std::to_string(oldest) + " to " + std::to_string(newest);
+    return makeError(Errc::unsupported,
+                     where + ": model format " + std::to_string(v) + ", this build reads " + reads + " (retrain it)");
   }
+  r.version_ = v;
   std::uint8_t sum[kSumBytes];
   (void)sodiumReady();
   crypto_generichash(sum, sizeof sum, bytes.data(), bytes.size() - kSumBytes, nullptr, 0);

@@ -43,6 +43,10 @@ class ModelReader {
   // this kind of file, damaged, truncated; the message names `name`), unsupported (another format version).
   static Result<ModelReader> open(std::span<const std::uint8_t> bytes, const char (&magic)[9], std::uint32_t version,
                                   std::string_view name);
+  // The same for a reader of several format versions, oldest..newest; version() says which the file has.
+  static Result<ModelReader> open(std::span<const std::uint8_t> bytes, const char (&magic)[9], std::uint32_t oldest,
+                                  std::uint32_t newest, std::string_view name);
+  std::uint32_t version() const noexcept { return version_; }
   bool u32(std::uint32_t& v);
   bool f32(float& f);  // finite only
   bool str(std::string& s, std::size_t max);
@@ -58,6 +62,7 @@ class ModelReader {
   }
   std::span<const std::uint8_t> b_;
   std::size_t p_ = 0;
+  std::uint32_t version_ = 0;
   bool failed_ = false;
 };
 

@@ -29,14 +29,32 @@ bool localOnlyByDefault(PiiType t) {
 }  // namespace
 
 PiiModel::PiiModel(nlu::LinearLayer layer, Thresholds span, Thresholds suspect, std::string note)
-    : layer_(std::move(layer)), span_(span), suspect_(suspect), note_(std::move(note)) {}
+    : span_(span), suspect_(suspect), note_(std::move(note)) {
+  layers_.push_back(std::move(layer));
+}
+
+PiiModel::PiiModel(std::vector<nlu::LinearLayer> layers, Thresholds span, Thresholds suspect, std::string note)
+    : layers_(std::move(layers)), span_(span), suspect_(suspect), note_(std::move(note)) {}
+
+Result<std::unique_ptr<PiiModel>> PiiModel::ensemble(std::vector<std::unique_ptr<PiiModel>> members, std::string note) {
+  std::vector<nlu::LinearLayer> layers;
+  for (auto& m : members) {
+    for (auto& l : m->layers_) layers.push_back(std::move(l));
+  }
+  if (layers.empty() || layers.size() > kMaxPiiEnsemble) {
+    return makeError(Errc::invalid_argument, "an ensemble takes 1 to " + std::to_string(kMaxPiiEnsemble) + " layers");
+  }
+  return std::make_unique<PiiModel>(std::move(layers), members.front()->span_, members.front()->suspect_,
+                                    std::move(note));
+}
 
 std::vector<std::uint8_t> PiiModel::serialize() const {
   nlu::ModelWriter w(kMagic, kPiiModelFormatVersion);
   w.str(note_);
   for (float t : span_) w.f32(t);
   for (float t : suspect_) w.f32(t);
-  w.layer(layer_);
+  w.u32(static_cast<std::uint32_t>(layers_.size()));
+  for (const auto& l : layers_) w.layer(l);
   return w.seal();
 }
 
@@ -49,7 +67,7 @@ Result<std::unique_ptr<PiiModel>> PiiModel::loadFile(const std::string& path) {
 }
 
 Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> bytes, std::string_view name) {
-  auto opened = nlu::ModelReader::open(bytes, kMagic, kPiiModelFormatVersion, name);
+  auto opened = nlu::ModelReader::open(bytes, kMagic, 1, kPiiModelFormatVersion, name);
   if (!opened) return std::move(opened).error();
   nlu::ModelReader& r = *opened;
   auto corrupt = [name](const char* what) { return makeError(Errc::corrupt, std::string(name) + ": " + what); };
@@ -64,10 +82,16 @@ Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> 
   for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
     if (suspect[t] > span[t]) return corrupt("a suspect threshold above its span threshold");
   }
-  nlu::LinearLayer layer;
-  if (!r.layer(layer, kPiiTagCount)) return corrupt("bad tag layer");
+  std::uint32_t members = 1;  // format 1: one layer, no count
+  if (r.version() >= 2 && (!r.u32(members) || members < 1 || members > kMaxPiiEnsemble)) {
+    return corrupt("bad ensemble size");
+  }
+  std::vector<nlu::LinearLayer> layers(members);
+  for (auto& l : layers) {
+    if (!r.layer(l, kPiiTagCount)) return corrupt("bad tag layer");
+  }
   if (!r.atEnd()) return corrupt("trailing bytes");
-  return std::make_unique<PiiModel>(std::move(layer), span, suspect, std::move(note));
+  return std::make_unique<PiiModel>(std::move(layers), span, suspect, std::move(note));
 }
 
 std::string PiiTrainReport::text() const {

@@ -9,7 +9,9 @@
 // marked suspected, which keeps a request with a possible local-only value on the device (policy.h).
 //
 // File (engine/nlu/model_file.h's container, magic "SOTTOPII"): the training note, 14 span thresholds, 14
-// suspect thresholds, the tag layer (1 + 2 x 14 classes).
+// suspect thresholds, then (format 2) a count and that many tag layers (1 + 2 x 14 classes each), or (format 1)
+// one tag layer. Several layers are an ensemble trained on differently seeded lines: the tagger averages their
+// per-word probabilities, which steadies the recall of the types a single model learns unevenly (engine/nlu/model.h).
 #pragma once
 
 #include <array>
@@ -27,7 +29,8 @@
 
 namespace sotto::privacy {
 
-inline constexpr std::uint32_t kPiiModelFormatVersion = 1;
+inline constexpr std::uint32_t kPiiModelFormatVersion = 2;
+inline constexpr std::size_t kMaxPiiEnsemble = 8;
 inline constexpr std::size_t kPiiTagCount = 1 + 2 * kPiiTypeCount;
 
 // Threads: load on a control thread; afterwards const and shared by any number of readers.
@@ -40,11 +43,16 @@ class PiiModel {
 
   using Thresholds = std::array<float, kPiiTypeCount>;
   PiiModel(nlu::LinearLayer layer, Thresholds span, Thresholds suspect, std::string note);
+  PiiModel(std::vector<nlu::LinearLayer> layers, Thresholds span, Thresholds suspect, std::string note);
+  // One model of several: their layers, the first one's thresholds (calibrate the result again). Errors:
+  // invalid_argument for none or more than kMaxPiiEnsemble layers.
+  static Result<std::unique_ptr<PiiModel>> ensemble(std::vector<std::unique_ptr<PiiModel>> members, std::string note);
 
   std::vector<std::uint8_t> serialize() const;
   Status saveFile(const std::string& path) const;  // written to a temporary, then renamed
 
-  const nlu::LinearLayer& layer() const noexcept { return layer_; }
+  const nlu::LinearLayer& layer() const noexcept { return layers_.front(); }
+  const std::vector<nlu::LinearLayer>& layers() const noexcept { return layers_; }
   // A word joins a span of `type` when P(begin) + P(inside) of that type reaches spanThreshold, and marks the type
   // suspected when it reaches suspectThreshold (never above spanThreshold).
   float spanThreshold(PiiType type) const noexcept { return span_[static_cast<std::size_t>(type)]; }
@@ -56,7 +64,7 @@ class PiiModel {
   const std::string& note() const noexcept { return note_; }
 
  private:
-  nlu::LinearLayer layer_;
+  std::vector<nlu::LinearLayer> layers_;
   Thresholds span_{};
   Thresholds suspect_{};
   std::string note_;

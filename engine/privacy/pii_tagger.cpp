@@ -154,9 +154,10 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
 
 void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks, Candidates& c,
                         std::uint16_t* suspects, std::uint16_t* sure) noexcept {
-  const nlu::LinearLayer& layer = model.layer();
-  nlu::FeatureList features(layer.rowMask());
-  float p[kPiiTagCount];
+  const std::vector<nlu::LinearLayer>& layers = model.layers();
+  nlu::FeatureList features(layers.front().rowMask());
+  float p[kPiiTagCount], member[kPiiTagCount];
+  const float share = 1.0f / static_cast<float>(layers.size());
   // Each type's probability per word, for the first kRetypeWords words (longer text keeps the rules' types).
   constexpr std::size_t kRetypeWords = 128;
   float q[kRetypeWords][kPiiTypeCount];
@@ -167,10 +168,19 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
     openType = -1;
   };
   for (std::size_t i = 0; i < u.n; ++i) {
-    features.reset(layer.rowMask());
-    piiWordFeatures(u, marks, i, features);
-    layer.scores(features.view(), p);
-    nlu::softmax(p, kPiiTagCount);
+    std::fill(p, p + kPiiTagCount, 0.0f);
+    std::uint32_t mask = 0;
+    for (const nlu::LinearLayer& layer : layers) {
+      // Features again only for a member that hashes into a table of another size.
+      if (mask != layer.rowMask() || &layer == &layers.front()) {
+        mask = layer.rowMask();
+        features.reset(mask);
+        piiWordFeatures(u, marks, i, features);
+      }
+      layer.scores(features.view(), member);
+      nlu::softmax(member, kPiiTagCount);
+      for (std::size_t k = 0; k < kPiiTagCount; ++k) p[k] += member[k] * share;
+    }
     int best = -1;
     float bestQ = 0.0f;
     suspects[i] = 0;

@@ -72,4 +72,34 @@ TEST(NluCli, TrainNamesAMalformedLineAndInfoRefusesDamage) {
   std::remove(bad.c_str());
 }
 
+TEST(NluCli, SeveralDataFilesTrainAnEnsemble) {
+  std::string lines;
+  for (const char* t : {"turn it up", "crank it up a bit", "make it louder"}) {
+    lines += std::string("{\"text\": \"") + t + "\", \"intent\": \"volume.up\"}\n";
+  }
+  for (const char* t : {"turn it down", "make it quieter", "lower it a bit"}) {
+    lines += std::string("{\"text\": \"") + t + "\", \"intent\": \"volume.down\"}\n";
+  }
+  for (const char* t : {"what do cats eat", "tell me a story", "who painted this", "why is the sky blue"}) {
+    lines += std::string("{\"text\": \"") + t + "\", \"intent\": \"none\"}\n";
+  }
+  std::string all;
+  for (int i = 0; i < 20; ++i) all += lines;
+  const std::string a = tempPath("ens-a.jsonl"), b = tempPath("ens-b.jsonl"), model = tempPath("ens.nlu");
+  writeFile(a, all);
+  writeFile(b, all);
+  std::string out;
+  ASSERT_EQ(sotto("nlu train --data '" + a + "' --data '" + b + "' --bits-intent 10 --bits-tag 10 -o '" + model + "'", "",
+                  out), 0) << out;
+  EXPECT_NE(out.find("member 2 of 2"), std::string::npos) << out;
+  ASSERT_EQ(sotto("nlu info '" + model + "'", "", out), 0) << out;
+  EXPECT_NE(out.find("intent classifiers 2"), std::string::npos) << out;
+  // Nine files are more than a model holds.
+  std::string nine;
+  for (int i = 0; i < 9; ++i) nine += " --data '" + a + "'";
+  EXPECT_EQ(sotto("nlu train" + nine + " -o '" + model + "'", "", out), 2) << out;
+  EXPECT_NE(out.find("at most 8"), std::string::npos) << out;
+  for (const auto& p : {a, b, model}) std::remove(p.c_str());
+}
+
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <memory>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +16,7 @@
 #include "engine/intents/catalogue.h"
 #include "engine/intents/matcher.h"
 #include "engine/nlu/model.h"
+#include "engine/nlu/model_file.h"
 #include "engine/nlu/trainer.h"
 #include "engine/nlu/understand.h"
 #include "tests/intents/match_text.h"
@@ -203,14 +206,121 @@ TEST_F(NluTest, DamagedFilesAreRefusedWithTheReason) {
   const std::string text = "<catalogue version=\"1\"/> and more text to pass the size check";
   EXPECT_FALSE(sn::NluModel::parse(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), "x").ok());
   // Another format version is named as such, not as damage.
-  auto v2 = good;
-  v2[8] = 2;
-  auto r = sn::NluModel::parse(v2, "v2.nlu");
+  auto v3 = good;
+  v3[8] = 3;
+  auto r = sn::NluModel::parse(v3, "v3.nlu");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, sotto::Errc::unsupported);
   auto missing = sn::NluModel::loadFile(::testing::TempDir() + "/no-such.nlu");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, sotto::Errc::not_found);
+}
+
+// The probabilities of the intents for a line.
+std::vector<float> intentProbabilities(const sn::NluModel& m, const std::string& line) {
+  std::vector<std::string> owned;
+  std::istringstream in(line);
+  for (std::string w; in >> w;) owned.push_back(w);
+  std::vector<std::string_view> words(owned.begin(), owned.end());
+  static sn::NluWorkspace ws;
+  m.classify(words, ws);
+  return std::vector<float>(ws.intentProb, ws.intentProb + m.intents().size());
+}
+
+TEST_F(NluTest, AnEnsembleAveragesItsMembersAndSurvivesTheFile) {
+  // A second member: other seed, fewer epochs, so that its probabilities differ from the first's.
+  std::istringstream in(trainingLines());
+  sn::TrainOptions opt;
+  opt.intentBits = 11;  // members may hash into tables of different sizes
+  opt.tagBits = 12;
+  opt.epochs = 2;
+  opt.seed = 7;
+  sn::TrainReport r;
+  auto second = sn::trainModel(matcher_->catalogue(), in, opt, r);
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  const sn::NluModel& b = **second;
+  const std::vector<const char*> lines = {"boost the music please", "what do dogs eat", "kick off a countdown"};
+  std::vector<std::vector<float>> pa, pb;
+  for (const char* l : lines) {
+    pa.push_back(intentProbabilities(*model_, l));
+    pb.push_back(intentProbabilities(b, l));
+  }
+  bool differ = false;
+  for (size_t i = 0; i < lines.size(); ++i) differ |= std::abs(pa[i][0] - pb[i][0]) > 1e-3f;
+  ASSERT_TRUE(differ) << "the members should disagree somewhere for the test to mean anything";
+
+  std::vector<std::unique_ptr<sn::NluModel>> members;
+  auto firstCopy = sn::NluModel::parse(model_->serialize(), "first");
+  ASSERT_TRUE(firstCopy.ok());
+  members.push_back(std::move(*firstCopy));
+  members.push_back(std::move(*second));
+  auto ens = sn::NluModel::ensemble(std::move(members), "two members");
+  ASSERT_TRUE(ens.ok()) << ens.error().message;
+  EXPECT_EQ((*ens)->intentLayers().size(), 2u);
+  EXPECT_EQ((*ens)->intents(), model_->intents());
+  EXPECT_FLOAT_EQ((*ens)->threshold(), model_->threshold());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::vector<float> pe = intentProbabilities(**ens, lines[i]);
+    float sum = 0.0f;
+    for (size_t k = 0; k < pe.size(); ++k) {
+      EXPECT_NEAR(pe[k], 0.5f * (pa[i][k] + pb[i][k]), 1e-5f) << lines[i] << " intent " << k;
+      sum += pe[k];
+    }
+    EXPECT_NEAR(sum, 1.0f, 1e-4f);
+  }
+  // Through the file: same bytes, same answers, and the tagger is the first member's.
+  const auto bytes = (*ens)->serialize();
+  auto again = sn::NluModel::parse(bytes, "ensemble.nlu");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ((*again)->serialize(), bytes);
+  EXPECT_EQ((*again)->intentLayers().size(), 2u);
+  EXPECT_EQ((*again)->tagLayer().bits(), model_->tagLayer().bits());
+  EXPECT_EQ(intentProbabilities(**again, lines[0]), intentProbabilities(**ens, lines[0]));
+  EXPECT_EQ((*again)->note(), "two members");
+}
+
+TEST_F(NluTest, EnsembleMembersMustAgreeOnTheCatalogue) {
+  auto a = sn::NluModel::parse(model_->serialize(), "a");
+  ASSERT_TRUE(a.ok());
+  std::vector<std::string> fewer = model_->intents();
+  fewer.pop_back();
+  // A layer of the right width for the smaller list, so only the names differ.
+  auto b = std::make_unique<sn::NluModel>(fewer, model_->slots(), sn::LinearLayer(10, fewer.size()),
+                                          model_->tagLayer(), 0.5f, "other");
+  std::vector<std::unique_ptr<sn::NluModel>> members;
+  members.push_back(std::move(*a));
+  members.push_back(std::move(b));
+  auto e = sn::NluModel::ensemble(std::move(members), "x");
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().code, sotto::Errc::invalid_argument);
+  EXPECT_FALSE(sn::NluModel::ensemble({}, "none").ok());
+  // More members than a file may hold.
+  std::vector<std::unique_ptr<sn::NluModel>> many;
+  for (size_t i = 0; i <= sn::kMaxEnsemble; ++i) {
+    auto m = sn::NluModel::parse(model_->serialize(), "m");
+    ASSERT_TRUE(m.ok());
+    many.push_back(std::move(*m));
+  }
+  EXPECT_FALSE(sn::NluModel::ensemble(std::move(many), "too many").ok());
+}
+
+TEST_F(NluTest, FormatOneFilesStillLoad) {
+  // Format 1 (before ensembles): the same fields with one intent layer and no member count.
+  sn::ModelWriter w("SOTTONLU", 1);
+  w.str(model_->note());
+  w.u32(static_cast<std::uint32_t>(model_->intents().size()));
+  for (const auto& s : model_->intents()) w.str(s);
+  w.u32(static_cast<std::uint32_t>(model_->slots().size()));
+  for (const auto& s : model_->slots()) w.str(s);
+  w.f32(model_->threshold());
+  w.layer(model_->intentLayer());
+  w.layer(model_->tagLayer());
+  const auto v1 = w.seal();
+  auto m = sn::NluModel::parse(v1, "v1.nlu");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ((*m)->intentLayers().size(), 1u);
+  EXPECT_EQ((*m)->serialize(), model_->serialize());  // written back as format 2, field for field the same
+  EXPECT_EQ(intentProbabilities(**m, "boost the music please"), intentProbabilities(*model_, "boost the music please"));
 }
 
 TEST_F(NluTest, AModelForAnotherCatalogueIsRefused) {

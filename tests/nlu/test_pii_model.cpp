@@ -3,11 +3,14 @@
 // lexicon has, a secret cued only after it), keeps the rules' exact spans, and its file is checked like any model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/privacy/pii.h"
+#include "engine/nlu/model_file.h"
 #include "engine/privacy/pii_model.h"
 #include "tests/support/alloc_counter.h"
 
@@ -101,6 +104,71 @@ TEST_F(PiiModelTest, ReportsThresholdsChosenForRecall) {
   EXPECT_GT(report_.suspect[health], 0.0f);
   EXPECT_LE(report_.suspect[health], report_.span[health]);
   EXPECT_NE(report_.text().find("HEALTH"), std::string::npos);
+}
+
+TEST_F(PiiModelTest, AnEnsembleAveragesItsTaggersAndFormatOneStillLoads) {
+  auto load = [] {
+    auto m = sp::PiiModel::parse(bytes_, "pii.nlu");
+    EXPECT_TRUE(m.ok());
+    return std::move(*m);
+  };
+  const std::string line = "the doctor put me on brivoxate yesterday";
+  auto classifierOf = [](std::unique_ptr<sp::PiiModel> m) {
+    auto c = sp::PiiClassifier::create(std::move(m));
+    EXPECT_TRUE(c.ok());
+    return std::move(*c);
+  };
+  // Twins answer as one.
+  {
+    std::vector<std::unique_ptr<sp::PiiModel>> twins;
+    twins.push_back(load());
+    twins.push_back(load());
+    auto e = sp::PiiModel::ensemble(std::move(twins), "twins");
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ((*e)->layers().size(), 2u);
+    const auto bytes = (*e)->serialize();
+    auto again = sp::PiiModel::parse(bytes, "twins.nlu");
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ((*again)->serialize(), bytes);
+    auto c = classifierOf(std::move(*again));
+    for (const char* t : {"the doctor put me on brivoxate yesterday", "five two two six is the garage code",
+                          "what is the capital of chile"}) {
+      EXPECT_EQ(find(*c, t), find(*model_, t)) << t;
+    }
+  }
+  // A member that knows nothing (uniform over the 29 tags) halves the first one's confidence: at a span threshold
+  // of 0.6 the single model still tags the medication, the pair no longer does.
+  {
+    auto single = load();
+    auto thresholds = single->spanThresholds();
+    thresholds[static_cast<size_t>(sp::PiiType::health)] = 0.6f;
+    single->setSpanThresholds(thresholds);
+    auto suspect = single->suspectThresholds();
+    for (float& t : suspect) t = std::min(t, 0.6f);
+    single->setSuspectThresholds(suspect);
+    auto blank = std::make_unique<sp::PiiModel>(sotto::nlu::LinearLayer(10, sp::kPiiTagCount), thresholds, suspect, "blank");
+    std::vector<std::unique_ptr<sp::PiiModel>> pair;
+    pair.push_back(load());
+    pair.back()->setSpanThresholds(thresholds);
+    pair.back()->setSuspectThresholds(suspect);
+    pair.push_back(std::move(blank));
+    auto e = sp::PiiModel::ensemble(std::move(pair), "pair");
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ(find(*classifierOf(std::move(single)), line), "HEALTH:brivoxate");
+    EXPECT_EQ(find(*classifierOf(std::move(*e)), line), "");
+  }
+  EXPECT_FALSE(sp::PiiModel::ensemble({}, "none").ok());
+  // Format 1: one layer and no count.
+  auto m = load();
+  sotto::nlu::ModelWriter w("SOTTOPII", 1);
+  w.str(m->note());
+  for (float t : m->spanThresholds()) w.f32(t);
+  for (float t : m->suspectThresholds()) w.f32(t);
+  w.layer(m->layer());
+  auto v1 = sp::PiiModel::parse(w.seal(), "v1.nlu");
+  ASSERT_TRUE(v1.ok()) << v1.error().message;
+  EXPECT_EQ((*v1)->serialize(), bytes_);
+  EXPECT_EQ(find(*classifierOf(std::move(*v1)), line), find(*model_, line));
 }
 
 TEST_F(PiiModelTest, FindsWhatTheRulesMiss) {
