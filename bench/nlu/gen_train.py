@@ -659,7 +659,7 @@ def gen_label(rng, form, lex=()):
 
 
 def gen_place(rng, form, lex=()):
-    w = rng.choice(PLACES) if rng.random() < 0.92 or not lex else rng.choice(list(lex))
+    w = pick(rng, PLACES, WN_CITIES, 0.2) if rng.random() < 0.92 or not lex else rng.choice(list(lex))
     if form == "written" and rng.random() < 0.7:
         return [(x.capitalize() if x not in ("de", "el") or i == 0 else x, True)
                 for i, x in enumerate(w.split())], w
@@ -2085,7 +2085,7 @@ def render_type(rng, typ, form, lex, ctx):
         w = rng.choice(MONTHS)
         return T(w), w
     if typ in NONE_LEX:
-        w = rng.choice(NONE_LEX[typ])
+        w = pick(rng, NONE_LEX[typ], WN_NONE_LEX.get(typ, ()), 0.3)
         return T(w), w
     # unknown type: a plausible word
     w = rng.choice(TIMER_LABELS)
@@ -2225,6 +2225,10 @@ def asr_noise(rng, toks):
                     out.append([part, None])
                 changed = changed or HOMOPHONES[w] != [w]
                 continue
+            if w in CMU_HOMOPHONES and r < 0.2:
+                out.append([rng.choice(CMU_HOMOPHONES[w]), None])
+                changed = True
+                continue
             if w == "a" and r < 0.5:
                 out.append(["uh", None])
                 changed = True
@@ -2317,6 +2321,8 @@ def make_none_line(rng):
     fam = rng.choices(list(NONE_WEIGHTS), list(NONE_WEIGHTS.values()))[0]
     gram = rng.choice(_NONE_PARSED[fam])
     elements = sample_grammar(gram, rng, [])
+    if WN_EXAMPLES and rng.random() < 0.12:
+        fam, elements = "wordnet", rng.choice(WN_EXAMPLES).split()
     toks = []
     for el in elements:
         if isinstance(el, str):
@@ -2821,7 +2827,7 @@ def p_secret(rng, sp):
 
 
 def p_health(rng, sp):
-    v = rng.choice(CONDITIONS) if rng.random() < 0.6 else rng.choice(MEDS)
+    v = pick(rng, CONDITIONS, WN_CONDITIONS, 0.3) if rng.random() < 0.6 else pick(rng, MEDS, WN_MEDS, 0.3)
     if v.startswith(("a ", "an ")):
         art, v = v.split(" ", 1)
         return [(art, None), (v, "HEALTH")]
@@ -2863,11 +2869,11 @@ def invented_drug(rng):
 
 
 def p_health_med(rng, sp):
-    return [(invented_drug(rng) if rng.random() < 0.35 else rng.choice(MEDS), "HEALTH")]
+    return [(invented_drug(rng) if rng.random() < 0.35 else pick(rng, MEDS, WN_MEDS, 0.3), "HEALTH")]
 
 
 def p_health_cond(rng, sp):
-    v = rng.choice(CONDITIONS)
+    v = pick(rng, CONDITIONS, WN_CONDITIONS, 0.3)
     if v.startswith(("a ", "an ")):
         art, v = v.split(" ", 1)
         return [(art, None), (v, "HEALTH")]
@@ -3304,7 +3310,7 @@ def _expr(rng, sp):
 
 
 def _famous(rng, sp, group=None):
-    v = rng.choice(FAMOUS[group] if group else FAMOUS_ALL)
+    v = rng.choice(FAMOUS[group]) if group else pick(rng, FAMOUS_ALL, WN_PEOPLE, 0.3)
     return v if sp else (cap(v) if rng.random() < 0.75 else v)
 
 
@@ -3518,15 +3524,15 @@ def neg_fill(rng, kind, sp):
     elif kind == "rel":
         v = rng.choice(RELATIONS)
     elif kind == "cond":
-        v = rng.choice(CONDITIONS)
+        v = pick(rng, CONDITIONS, WN_CONDITIONS, 0.3)
     elif kind == "med":
-        v = rng.choice(MEDS)
+        v = pick(rng, MEDS, WN_MEDS, 0.3)
     elif kind == "wkip":
         v = rng.choice(["8.8.8.8", "1.1.1.1", "127.0.0.1", "0.0.0.0", "255.255.255.255", "8.8.4.4"])
         if sp:
             v = " dot ".join(digits_spoken(o, rng, groups=False) if rng.random() < 0.5 else nw(int(o)) for o in v.split("."))
     elif kind == "city":
-        v = rng.choice(PLACES)
+        v = pick(rng, PLACES, WN_CITIES, 0.3)
     elif kind == "biz":
         v = rng.choice(BUSINESSES)
     elif kind == "year":
@@ -4046,7 +4052,7 @@ def p_location_v2(rng, sp):
 
 
 def p_hcond_v2(rng, sp):
-    v = rng.choice(CONDITIONS_V2) if rng.random() < 0.6 else rng.choice(CONDITIONS)
+    v = rng.choice(CONDITIONS_V2) if rng.random() < 0.6 else pick(rng, CONDITIONS, WN_CONDITIONS, 0.4)
     if v.startswith(("a ", "an ", "the ")):
         art, v = v.split(" ", 1)
         return [(art, None), (v, "HEALTH")]
@@ -4055,7 +4061,7 @@ def p_hcond_v2(rng, sp):
 
 def p_hmed_v2(rng, sp):
     r = rng.random()
-    v = invented_drug(rng) if r < 0.25 else (rng.choice(MEDS_V2) if r < 0.7 else rng.choice(MEDS))
+    v = invented_drug(rng) if r < 0.25 else (rng.choice(MEDS_V2) if r < 0.7 else pick(rng, MEDS, WN_MEDS, 0.4))
     if v.startswith(("a ", "an ", "the ")):
         art, v = v.split(" ", 1)
         return [(art, None), (v, "HEALTH")]
@@ -4450,6 +4456,76 @@ def self_check(intent_lines, pii_lines, intents):
 
 # ----------------------------------------------------------------------------------------
 
+# ----------------------------------------------------------------------------------------
+# breadth from Debian's lexical resources (lexres.py): WordNet's diseases, medicines, people, cities, animals,
+# dishes and fields, and the CMU dictionary's homophones. Each generator mixes them in beside its own list at a
+# fixed share, so the hand-written lists keep their weight and the models meet words no list of ours holds.
+
+WN_CONDITIONS, WN_MEDS, WN_PEOPLE, WN_CITIES, WN_NONE_LEX, CMU_HOMOPHONES = [], [], [], [], {}, {}
+WN_EXAMPLES = []  # WordNet's example sentences that are not requests: hard negatives for "none"
+
+
+def pick(rng, own, extra, share):
+    return rng.choice(extra) if extra and rng.random() < share else rng.choice(own)
+
+
+def load_lexical_resources():
+    import lexres
+    wn = lexres.WordNet()
+    common = lexres.common_words()
+
+    def below(lemma, n, instances=False, classes=True, proper=False, max_words=3, exclude=()):
+        offs = set(wn.hyponyms(wn.sense(lemma, "n", n), instances=instances, classes=classes))
+        for ex_lemma, ex_n in exclude:
+            ex = wn.sense(ex_lemma, "n", ex_n)
+            offs -= set(wn.hyponyms(ex)) | {ex}
+        return wn.lemmas(sorted(offs), proper=proper, max_words=max_words)
+
+    def specific(words, max_senses=1):
+        # A term with one meaning ("pertussis") is safe to label; "hit" or "draft" under medicine is not.
+        return [w for w in words if wn.sense_count(w) <= max_senses]
+
+    WN_CONDITIONS[:] = specific(below("disease", 1, exclude=[("plant_disease", 1), ("animal_disease", 1)])
+                                + below("disorder", 1) + below("illness", 1), 2)
+    WN_MEDS[:] = specific(below("medicine", 2) + below("drug", 1, exclude=[("drug_of_abuse", 1), ("alcohol", 1)]), 1)
+    WN_PEOPLE[:] = [p for p in below("person", 1, instances=True, classes=False, proper=True)
+                    if len(p.split()) >= 2]
+    WN_CITIES[:] = [c for c in below("city", 1, instances=True, classes=False, proper=True, max_words=2)
+                    if " capital" not in c]
+    WN_NONE_LEX.update({
+        "animal": specific(below("domestic_animal", 1, max_words=2), 2),
+        "wild": specific(below("mammal", 1, max_words=2) + below("bird", 1, max_words=2), 1),
+        "food": specific(below("dish", 2, max_words=3), 2),
+        "topic": specific(below("discipline", 1, max_words=3), 2),
+        "country": below("country", 2, instances=True, classes=False, proper=True, max_words=2),
+        "famous": WN_PEOPLE,
+    })
+    for e in wn.examples():
+        if re.search(r"[0-9]", e):
+            continue  # digits would need the spoken-number rewriting; plenty of examples have none
+        words = re.sub(r"[^a-z' ]", " ", e.lower().replace("`", "'")).split()
+        words = [w.strip("'") for w in words if w.strip("'")]
+        # Requests are left out: a gloss example can be an order ("stop the car") that a user might say.
+        if 2 <= len(words) <= 20 and words[0] not in IMPERATIVE and words[0] not in (
+                "please", "let's", "let", "don't", "do", "hey", "stop", "quiet", "silence"):
+            WN_EXAMPLES.append(" ".join(words))
+    closed = set("""a an the to for of in on at by with from up down off out over under it its i me my you your
+        we our they their he him his she her this that these those there here is are was were be been am do does
+        did have has had will would can could should may might must not no so but or and if then than too very
+        what which who whom whose when where why how all any some each every both few more most other""".split())
+    vocab = common | closed
+    # WordNet lists base forms; the recogniser also confuses "paws" and "pause"
+    vocab |= {w for w in lexres.cmu_words() for suf in ("s", "es", "ed", "d", "ing", "'s")
+              if w.endswith(suf) and w[:-len(suf)] in common}
+    for w, alts in lexres.homophones(vocab).items():
+        alts = [a for a in alts if a in vocab]
+        if alts and w not in HOMOPHONES:
+            CMU_HOMOPHONES[w] = alts
+    return {"examples": len(WN_EXAMPLES), "conditions": len(WN_CONDITIONS), "medicines": len(WN_MEDS), "people": len(WN_PEOPLE),
+            "cities": len(WN_CITIES), "homophones": len(CMU_HOMOPHONES),
+            **{"none." + k: len(v) for k, v in WN_NONE_LEX.items()}}
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
@@ -4459,8 +4535,17 @@ def main(argv=None):
     ap.add_argument("--intents", type=int, default=40000)
     ap.add_argument("--pii", type=int, default=40000)
     ap.add_argument("--catalogue", default=os.path.join(repo, "config", "intents.xml"))
+    ap.add_argument("--no-lexres", action="store_true",
+                    help="leave WordNet and the CMU dictionary out (the generator's own lists only)")
     args = ap.parse_args(argv)
     t0 = time.time()
+    sys.path.insert(0, here)
+    try:
+        counts = {} if args.no_lexres else load_lexical_resources()
+    except Exception as e:  # lexres.Missing names the Debian package
+        print(f"gen_train.py: {e}", file=sys.stderr)
+        return 1
+    print("lexical resources: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     order, intents, lex = load_catalogue(args.catalogue)
     rng = random.Random(args.seed)
     random.seed(args.seed)
