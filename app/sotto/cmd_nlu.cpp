@@ -5,13 +5,17 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
+#include "engine/nlu/json_lines.h"
 #include "engine/nlu/model.h"
 #include "engine/nlu/trainer.h"
+#include "engine/speech/lm_estimator.h"
+#include "sotto/hal/atomic_file.h"
 #include "engine/privacy/pii_model.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
@@ -28,6 +32,7 @@ void nluUsage(FILE* out) {
                "                       [--epochs N] [--seed N] [--bits-intent N] [--bits-tag N] [--note TEXT]\n"
                "       sotto nlu train-pii --data FILE.jsonl [--data ...] -o MODEL [--calibrate DEV.jsonl] [--epochs N]\n"
                "                       [--seed N] [--bits N]\n"
+               "       sotto nlu lm --data FILE.jsonl [--data ...] -o MODEL.arpa [--dict DICTIONARY] [--with-none]\n"
                "       sotto nlu info MODEL\n"
                "train: the intent classifier and slot tagger for the catalogue (default: the installed one, else the\n"
                "       source tree's) from JSON lines {\"text\",\"intent\",\"slot_spans\":[{\"start\",\"end\",\"slot\"}]}\n"
@@ -41,6 +46,9 @@ void nluUsage(FILE* out) {
                "train-pii: the personal-data tagger from lines in the data README's PII format; prints held-out\n"
                "       recall and precision per type at the suspect thresholds it chose (recall first) and writes\n"
                "       MODEL. --calibrate: each type's span threshold for the best F1 on another author's lines.\n"
+               "lm:    the recognizer's domain language model (a trigram, Witten-Bell, ARPA text) from the spoken lines\n"
+               "       of intent training files: the commands, and with --with-none the open requests too. With\n"
+               "       --dict, sentences with a word the pronunciation dictionary lacks are left out (counted).\n"
                "info:  verifies MODEL's checksum and prints what it holds.\n");
 }
 
@@ -224,6 +232,113 @@ int trainPii(int argc, char** argv) {
   return writeModel(kCmd, **model, t.out);
 }
 
+// Words of a pocketsphinx dictionary ("word PH PH ...", alternates "word(2) ..."), or an error naming the file.
+Result<std::set<std::string>> dictionaryWords(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return makeError(Errc::not_found, "cannot open dictionary " + path);
+  std::set<std::string> words;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t end = line.find_first_of(" \t(");
+    if (end != 0 && !line.empty()) words.insert(line.substr(0, end));
+  }
+  if (words.empty()) return makeError(Errc::corrupt, "dictionary " + path + " holds no words");
+  return words;
+}
+
+int lm(int argc, char** argv) {
+  std::vector<std::string> data;
+  std::string out, dict;
+  bool withNone = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool more = i + 1 < argc;
+    if (a == "--data" && more) {
+      data.emplace_back(argv[++i]);
+    } else if (a == "-o" && more) {
+      out = argv[++i];
+    } else if (a == "--dict" && more) {
+      dict = argv[++i];
+    } else if (a == "--with-none") {
+      withNone = true;
+    } else {
+      std::fprintf(stderr, "sotto nlu lm: unexpected or invalid argument '%s' (see sotto nlu --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  if (data.empty() || out.empty()) {
+    std::fprintf(stderr, "sotto nlu lm: needs --data FILE and -o MODEL.arpa\n");
+    return 2;
+  }
+  std::set<std::string> known;
+  if (!dict.empty()) {
+    auto words = dictionaryWords(dict);
+    if (!words) {
+      std::fprintf(stderr, "sotto nlu lm: %s\n", words.error().message.c_str());
+      return 1;
+    }
+    known = std::move(*words);
+  }
+  speech::TrigramEstimator lmEstimator;
+  std::size_t used = 0, written = 0, unknown = 0, other = 0;
+  for (const auto& path : data) {
+    std::ifstream in;
+    if (!openInput("lm", path, in)) return 1;
+    Status read = nlu::forEachJsonLine(in, "line", [&](const json::Value& v, std::size_t lineNo) -> Status {
+      const std::string* text = v.findString("text");
+      const std::string* intent = v.findString("intent");
+      if (text == nullptr || intent == nullptr) return nlu::lineError("line", lineNo, "needs \"text\" and \"intent\"");
+      const std::string* form = v.findString("form");
+      // Written lines hold digits and punctuation the recognizer never outputs; the spoken form of the same
+      // request is in the file too.
+      if ((form != nullptr && *form != "spoken") || (*intent == "none" && !withNone)) {
+        ++other;
+        return {};
+      }
+      std::vector<std::string> words;
+      std::string w;
+      for (char c : *text + " ") {
+        if (c == ' ') {
+          if (!w.empty()) words.push_back(std::move(w));
+          w.clear();
+        } else if ((c >= 'a' && c <= 'z') || c == '\'') {
+          w += c;
+        } else {
+          ++written;  // a written line without a "form": not the recognizer's alphabet
+          return {};
+        }
+      }
+      for (const auto& word : words) {
+        if (!known.empty() && known.count(word) == 0) {
+          ++unknown;
+          return {};
+        }
+      }
+      if (words.empty()) return {};
+      if (auto added = lmEstimator.addSentence(words); !added) return nlu::lineError("line", lineNo, added.error().message);
+      ++used;
+      return {};
+    });
+    if (!read) {
+      std::fprintf(stderr, "sotto nlu lm: %s: %s\n", path.c_str(), read.error().message.c_str());
+      return 1;
+    }
+  }
+  auto arpa = lmEstimator.arpa();
+  if (!arpa) {
+    std::fprintf(stderr, "sotto nlu lm: %s (no usable spoken lines)\n", arpa.error().message.c_str());
+    return 1;
+  }
+  const std::vector<std::uint8_t> bytes(arpa->begin(), arpa->end());
+  if (auto saved = hal::writeFileAtomic(out, bytes, 0644); !saved) {
+    std::fprintf(stderr, "sotto nlu lm: %s\n", saved.error().message.c_str());
+    return 1;
+  }
+  std::printf("sentences %zu (left out: %zu with a word the dictionary lacks, %zu not spoken commands, %zu not in "
+              "the recognizer's alphabet); vocabulary %zu\nwrote %s (%zu bytes)\n",
+              used, unknown, other, written, lmEstimator.vocabularySize(), out.c_str(), bytes.size());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int info(int argc, char** argv) {
   if (argc != 2) {
     nluUsage(stderr);
@@ -268,6 +383,7 @@ int cmdNlu(int argc, char** argv) {
   if (sub == "train") return train(argc - 1, argv + 1);
   if (sub == "train-pii") return trainPii(argc - 1, argv + 1);
   if (sub == "info") return info(argc - 1, argv + 1);
+  if (sub == "lm") return lm(argc - 1, argv + 1);
   std::fprintf(stderr, "sotto nlu: unknown subcommand '%s' (see sotto nlu --help)\n", sub.c_str());
   return 2;
 }

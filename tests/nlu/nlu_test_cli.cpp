@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tests/app/child.h"
@@ -100,6 +101,34 @@ TEST(NluCli, SeveralDataFilesTrainAnEnsemble) {
   EXPECT_EQ(sotto("nlu train" + nine + " -o '" + model + "'", "", out), 2) << out;
   EXPECT_NE(out.find("at most 8"), std::string::npos) << out;
   for (const auto& p : {a, b, model}) std::remove(p.c_str());
+}
+
+TEST(NluCli, LmWritesTheSpokenCommandsAsArpa) {
+  const std::string data = tempPath("lm.jsonl"), dict = tempPath("lm.dict"), out = tempPath("lm.arpa");
+  writeFile(data,
+            "{\"text\": \"turn it up\", \"intent\": \"volume.up\", \"form\": \"spoken\"}\n"
+            "{\"text\": \"turn it down\", \"intent\": \"volume.down\", \"form\": \"spoken\"}\n"
+            "{\"text\": \"Set a timer for 5 minutes.\", \"intent\": \"timer.set\", \"form\": \"written\"}\n"
+            "{\"text\": \"what do cats eat\", \"intent\": \"none\", \"form\": \"spoken\"}\n"
+            "{\"text\": \"turn it upp\", \"intent\": \"volume.up\", \"form\": \"spoken\"}\n");
+  writeFile(dict, "turn T ER N\nit IH T\nup AH P\ndown D AW N\nup(2) AH P\n");
+  std::string o;
+  ASSERT_EQ(sotto("nlu lm --data '" + data + "' --dict '" + dict + "' -o '" + out + "'", "", o), 0) << o;
+  EXPECT_NE(o.find("sentences 2 (left out: 1 with a word the dictionary lacks, 2 not spoken commands"), std::string::npos) << o;
+  std::ifstream f(out);
+  std::stringstream arpa;
+  arpa << f.rdbuf();
+  EXPECT_EQ(arpa.str().rfind("\\data\\\nngram 1=6\n", 0), 0u) << arpa.str();  // <s> turn it up down </s>
+  // Open requests on request; a malformed line is named; nothing usable is an error.
+  ASSERT_EQ(sotto("nlu lm --data '" + data + "' --with-none -o '" + out + "'", "", o), 0) << o;
+  EXPECT_NE(o.find("sentences 4 "), std::string::npos) << o;
+  writeFile(data, "{\"text\": \"turn it up\"}\n");
+  EXPECT_EQ(sotto("nlu lm --data '" + data + "' -o '" + out + "'", "", o), 1) << o;
+  EXPECT_NE(o.find("line 1"), std::string::npos) << o;
+  writeFile(data, "{\"text\": \"Hello.\", \"intent\": \"none\", \"form\": \"written\"}\n");
+  EXPECT_EQ(sotto("nlu lm --data '" + data + "' -o '" + out + "'", "", o), 1) << o;
+  EXPECT_EQ(sotto("nlu lm -o '" + out + "'", "", o), 2) << o;
+  for (const auto& p : {data, dict, out}) std::remove(p.c_str());
 }
 
 }  // namespace
