@@ -106,8 +106,10 @@ class PiiClassifier {
   PiiClassifier(const PiiClassifier&) = delete;
   PiiClassifier& operator=(const PiiClassifier&) = delete;
 
-  // text: UTF-8 (invalid bytes count as one code point each). Clears out, then fills it. Errors:
-  // invalid_argument when text exceeds kMaxTextBytes or kMaxTokens words.
+  // text: UTF-8. The recognizers read it normalized (NFKC, format characters removed, decimal digits folded to
+  // ASCII, spaces collapsed: pii_normalize.h); the spans are code point offsets into text as given. Clears out,
+  // then fills it. Errors: invalid_argument when text exceeds kMaxTextBytes or kMaxTokens words, or is not
+  // well-formed UTF-8. A refused text was not checked: callers treat all of it as private (fail closed).
   Status classify(std::string_view text, SpanBuffer& out) const noexcept;
 
  private:
