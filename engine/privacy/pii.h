@@ -112,6 +112,11 @@ class PiiClassifier {
   // well-formed UTF-8. A refused text was not checked: callers treat all of it as private (fail closed).
   Status classify(std::string_view text, SpanBuffer& out) const noexcept;
 
+  // Why classify() refused text ("over 4096 bytes", "not valid UTF-8", "over 512 words"), for messages (sotto pii
+  // says the refused line is private); nullptr when none of these applies. Any thread; about 40 KiB of stack, no
+  // allocation.
+  static const char* refusal(std::string_view text) noexcept;
+
  private:
   PiiClassifier(std::unique_ptr<PiiLexicon> lexicon, std::unique_ptr<PiiModel> model) noexcept;
   std::unique_ptr<PiiLexicon> lexicon_;

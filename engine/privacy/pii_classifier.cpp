@@ -2,6 +2,7 @@
 // PiiClassifier: tokenizes, runs the recognizer families, resolves overlaps by priority, emits code point spans.
 #include <algorithm>
 
+
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_lexicon.h"
 #include "engine/privacy/pii_model.h"
@@ -53,6 +54,27 @@ void findAll(const Utterance& u, Candidates& c) noexcept {
   findPersonal(u, c);
 }
 }  // namespace detail
+
+const char* PiiClassifier::refusal(std::string_view text) noexcept {
+  using namespace detail;
+  static_assert(kMaxTextBytes == 4096 && kMaxTokens == 512, "the messages below name the limits");
+  if (text.size() > kMaxTextBytes) return "over 4096 bytes";
+  NormalizedText normalized;
+  switch (normalizeForPii(text, normalized)) {
+    case NormalizeStatus::ok: break;
+    case NormalizeStatus::tooLong: return "over 4096 bytes once normalized";
+    case NormalizeStatus::invalidUtf8: return "not valid UTF-8";
+  }
+  const std::string_view view = normalized.identity ? text : std::string_view(normalized.bytes, normalized.length);
+  std::size_t words = 0;
+  bool inWord = false;
+  for (const char ch : view) {
+    const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f';
+    words += (!space && !inWord) ? 1 : 0;
+    inWord = !space;
+  }
+  return words > kMaxTokens ? "over 512 words" : nullptr;
+}
 
 Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
   using namespace detail;
