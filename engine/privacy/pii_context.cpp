@@ -232,17 +232,25 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
 }
 
 // ---- PINs, codes, passwords ----
+bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept {
+  return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
+                            "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
+                            "verification", "login", "atm", "card"});
+}
+
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
-  if (u.anyOf(i, i + 1, {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
-                         "passkey"})) {
-    return true;
+  // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb).
+  const std::string_view w = u.stem(i);
+  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
+                               "passkey"}) {
+    if (w == cue) return true;
   }
-  if (u.is(i, "key") && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
-  if (u.is(i, "code") || u.is(i, "pin")) {
-    // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not.
-    return u.anyOf(i > 2 ? i - 2 : 0, i, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry",
-                                          "safe", "locker", "keypad", "building", "unlock", "lockbox", "front",
-                                          "back", "bike", "phone", "verification", "login", "atm", "card"});
+  if (w == "key" && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
+  if (w == "code") {
+    // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
+    // ("the door code") or after ("the code for the front door").
+    if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
+    return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 5);
   }
   return false;
 }
@@ -256,7 +264,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!secretCue(u, i)) continue;
     std::size_t s = i + 1;
-    bool sawIs = u.tok[i].colonAfter;
+    bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
     // "the password for the guest wifi is X", "change my pin to X".
     for (std::size_t k = 0; k < 6 && s < u.n && !sawIs; ++k) {
       if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "to", "as", "are"}) || u.tok[s].colonAfter) {

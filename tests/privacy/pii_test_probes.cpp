@@ -33,5 +33,25 @@ TEST(PiiProbe, NameRedactedTheSameBesideAPhoneNumber) {
   EXPECT_EQ(found("my printer's address is 192.168.50.12"), (Spans{"IP_ADDRESS=192.168.50.12"}));
 }
 
+TEST(PiiProbe, PinsAfterAContractionOrACueAfterTheCode) {
+  EXPECT_EQ(found("my pin's 4412"), (Spans{"PIN_OR_PASSWORD=4412"}));
+  EXPECT_EQ(found("my pin's four four one two"), (Spans{"PIN_OR_PASSWORD=four four one two"}));
+  EXPECT_EQ(found("code for the front door: 4 4 1 2"), (Spans{"PIN_OR_PASSWORD=4 4 1 2"}));
+  EXPECT_EQ(found("the code for the garage is four four one two"), (Spans{"PIN_OR_PASSWORD=four four one two"}));
+  EXPECT_EQ(sentInPrivateMode("my pin's 4412"), "");
+  EXPECT_EQ(sentInPrivateMode("code for the front door: 4 4 1 2"), "");
+  // Codes that are not secrets stay out.
+  EXPECT_TRUE(found("the zip code for the office is 94110").empty());
+  EXPECT_TRUE(found("what is the code for the error 404").empty());
+}
+
+TEST(PiiProbe, SsnSpelledOutWithItsDashes) {
+  EXPECT_EQ(found("s s n one two three dash four five dash six seven eight nine"),
+            (Spans{"SSN=one two three dash four five dash six seven eight nine"}));
+  EXPECT_EQ(found("my ssn is one two three dash four five dash six seven eight nine thanks"),
+            (Spans{"SSN=one two three dash four five dash six seven eight nine"}));
+  EXPECT_EQ(sentInPrivateMode("s s n one two three dash four five dash six seven eight nine"), "");
+}
+
 }  // namespace
 }  // namespace sotto::privacy::test
