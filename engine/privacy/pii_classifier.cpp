@@ -50,6 +50,8 @@ void findAll(const Utterance& u, Candidates& c) noexcept {
   findStructured(u, c);
   findAddresses(u, c);
   findContextual(u, c);
+  findIdentityNumbers(u, c);
+  findSecretShapes(u, c);
   findPeople(u, c);
   findPersonal(u, c);
 }

@@ -200,10 +200,15 @@ std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) 
 
 void findAccounts(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
-    const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban"}) ||
+    // Identifiers that open an account or prove who one is: employee and staff ids, licences, passports.
+    const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban", "passport"}) ||
                      (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "routing",
-                                         "client", "subscriber", "loyalty", "patient", "insurance", "contract"}) &&
-                      u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"}));
+                                         "client", "subscriber", "loyalty", "patient", "insurance", "contract",
+                                         "employee", "staff", "badge", "payroll", "personnel", "student", "licence",
+                                         "license", "dl"}) &&
+                      u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
+                     (u.anyOf(i, i + 1, {"licence", "license"}) &&
+                      u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"}));
     if (!cue || u.is(i, "iban")) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
