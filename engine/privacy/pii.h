@@ -12,6 +12,10 @@
 
 namespace sotto::privacy {
 
+// The types are the trained model's tag set (its file format): new shapes map onto them. SSN covers the national
+// identity numbers of the common English-speaking countries (US SSN, UK NINO, Canadian SIN, Australian TFN and
+// Medicare); ACCOUNT_NUMBER also driving licence, employee and passport numbers; PIN_OR_PASSWORD every secret
+// (PINs, passwords, API keys and tokens, long random strings, seed phrases); ADDRESS postcodes standing alone.
 enum class PiiType : std::uint8_t {
   person,
   phone,
