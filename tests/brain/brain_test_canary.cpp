@@ -310,23 +310,25 @@ TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
   for (const Plant& p : kIssue19Plants) expectAbsent(standard, p, "standard");
 }
 
-// Fail closed: a line the classifier refuses (over its 4 KiB limit) never leaves, in any mode, even though its
-// personal data sits where a shorter line would have been anonymized.
-TEST_F(Canary, LineTooLongToClassifyStaysOnTheDevice) {
+// Fail closed: a line the classifier refuses (over its 4 KiB limit, not valid UTF-8) never leaves, in any mode,
+// even though its personal data sits where a shorter or clean line would have been anonymized.
+TEST_F(Canary, LinesTheClassifierRefusesStayOnTheDevice) {
   static std::string longLine = [] {
     std::string s = "please text my sister at five five five oh one two three ";
     while (s.size() <= privacy::PiiClassifier::kMaxTextBytes) s += "and tell her about the long dinner plans ";
     return s;
   }();
-  static const Plant kLong[] = {{longLine.c_str(), "five five five oh one two three", false}};
+  // The JSON encoder would send the stray byte as U+FFFD: the digits after it are what must not appear.
+  static const Plant kRefused[] = {{longLine.c_str(), "five five five oh one two three", false},
+                                   {"text my sister at 555 01\xFF""23 about dinner", "555 01", false, "23 about"}};
   for (auto mode : {router::PrivacyMode::private_, router::PrivacyMode::standard}) {
     std::vector<bool> each;
-    const Evidence ev = run(mode, kLong, &each);
-    ASSERT_EQ(each.size(), 1u);
-    EXPECT_FALSE(each[0]);
+    const Evidence ev = run(mode, kRefused, &each);
+    ASSERT_EQ(each.size(), std::size(kRefused));
+    for (bool escalated : each) EXPECT_FALSE(escalated);
     EXPECT_TRUE(ev.serverBodies.empty());
     EXPECT_TRUE(ev.audited.empty());
-    expectAbsent(ev, kLong[0], mode == router::PrivacyMode::private_ ? "private" : "standard");
+    for (const Plant& p : kRefused) expectAbsent(ev, p, mode == router::PrivacyMode::private_ ? "private" : "standard");
   }
 }
 
