@@ -107,22 +107,28 @@ bool medicareValid(const char* s) noexcept {
   return sum % 10 == s[8] - '0';
 }
 
+bool numberish(const Utterance& u, std::size_t i) noexcept { return i < u.n && (u.tok[i].hasDigit || u.isNum(i)); }
+
+// Where an id may start: a number, or one or two letters right before one ("QQ 12 ...", "q q one two ..."). Cheap
+// enough to test at every word: the readers below run only where it holds.
 bool valueStart(const Utterance& u, std::size_t i) noexcept {
+  if (i > 0 && numberish(u, i - 1) && !u.tok[i - 1].commaAfter) return false;
+  if (numberish(u, i)) return true;
   const std::string_view raw = u.raw(i);
-  const bool letters = raw.size() == 2 && isAlphaChar(raw[0]) && isAlphaChar(raw[1]);
-  return (u.tok[i].hasDigit || u.isNum(i) || isLetterToken(u, i) || letters) &&
-         !(i > 0 && (u.isNum(i - 1) || u.tok[i - 1].hasDigit) && !u.tok[i - 1].commaAfter);
+  if (raw.size() == 2 && isAlphaChar(raw[0]) && isAlphaChar(raw[1])) return numberish(u, i + 1);
+  return isLetterToken(u, i) && (numberish(u, i + 1) || (isLetterToken(u, i + 1) && numberish(u, i + 2)));
 }
 
 void findNationalIds(const Utterance& u, Candidates& c) noexcept {
   Compact v;
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!valueStart(u, i)) continue;
+    readCompact(u, i, 11, v);
+    if (v.len < 8) continue;  // every id here has at least eight characters
     const bool ninoCue = cueBefore(u, i, 6, {"insurance", "nino", "ni"});
     const bool sinCue = cueBefore(u, i, 6, {"sin"}) || (cueBefore(u, i, 6, {"insurance"}) && cueBefore(u, i, 7, {"social"}));
     const bool tfnCue = cueBefore(u, i, 6, {"tfn"}) || (cueBefore(u, i, 6, {"file"}) && cueBefore(u, i, 7, {"tax"}));
     const bool medicareCue = cueBefore(u, i, 6, {"medicare"});
-    readCompact(u, i, 11, v);
     // NINO: with an allocated prefix the shape stands on its own; any prefix after a cue.
     if (v.len >= 9 && ninoShape(v.ch) && v.tokenEndAfter(9) != 0 &&
         (ninoCue || ninoPrefixAllocated(v.ch))) {

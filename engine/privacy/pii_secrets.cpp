@@ -78,7 +78,7 @@ bool secretCueBefore(const Utterance& u, std::size_t i) noexcept {
 void findSecretTokens(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     const std::string_view raw = u.raw(i);
-    if (secretShaped(raw) || (secretCueBefore(u, i) && tokenValue(raw))) {
+    if (raw.size() >= 16 && (secretShaped(raw) || (tokenValue(raw) && secretCueBefore(u, i)))) {
       c.add(i, i + 1, PiiType::pinOrPassword, prio::secret);
     }
   }
@@ -134,8 +134,23 @@ void findSpeltWords(const Utterance& u, Candidates& c) noexcept {
 }  // namespace
 
 bool isBip39Word(std::string_view word) noexcept {
-  if (word.size() < 3 || word.size() > 8) return false;
-  return std::binary_search(kBip39English, kBip39English + kBip39WordCount, word);
+  if (word.size() < 3 || word.size() > 8 || word[0] < 'a' || word[0] > 'z') return false;
+  // Where each first letter's words begin (the list is sorted): a search over about 80 words, not 2048.
+  struct Index {
+    std::size_t first[27] = {};
+    Index() noexcept {
+      std::size_t k = 0;
+      for (int letter = 0; letter < 26; ++letter) {
+        first[letter] = k;
+        while (k < kBip39WordCount && kBip39English[k][0] == 'a' + letter) ++k;
+      }
+      first[26] = kBip39WordCount;
+    }
+  };
+  static const Index index;  // built once, without allocating
+  const auto* begin = kBip39English + index.first[word[0] - 'a'];
+  const auto* end = kBip39English + index.first[word[0] - 'a' + 1];
+  return std::binary_search(begin, end, word);
 }
 
 bool secretShaped(std::string_view s) noexcept {
