@@ -104,8 +104,27 @@ bool alphabetRun(const Utterance& u, std::size_t i, std::size_t j) noexcept {
   return true;
 }
 
+// "j-o-h-n", "s.m.i.t.h": letters joined by hyphens or dots in one token; the letter count, 0 when not that shape.
+std::size_t joinedLetters(std::string_view raw) noexcept {
+  std::size_t letters = 0;
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    const bool letter = isLowerChar(raw[k]) || isUpperChar(raw[k]);
+    if ((k % 2 == 0) != letter) return 0;
+    if (!letter && raw[k] != '-' && raw[k] != '.') return 0;
+    letters += letter ? 1 : 0;
+  }
+  return letters;
+}
+
 void findSpeltWords(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
+    if (joinedLetters(u.raw(i)) >= 4) {
+      std::size_t j = i + 1;
+      while (j < u.n && joinedLetters(u.raw(j)) >= 2 && !u.tok[j - 1].commaAfter) ++j;
+      if (!c.covered(i, j, prio::person + 1)) c.add(i, j, PiiType::person, prio::person + 1);
+      i = j - 1;
+      continue;
+    }
     if (!isLetterToken(u, i)) continue;
     std::size_t j = i;
     char joined[64];

@@ -58,6 +58,9 @@ TEST(PiiProbe, NamesSpeltLetterByLetter) {
   EXPECT_EQ(found("j o h n s m i t h"), (Spans{"PERSON=j o h n s m i t h"}));
   EXPECT_EQ(found("my name is j o h n s m i t h"), (Spans{"PERSON=j o h n s m i t h"}));
   EXPECT_EQ(found("it's spelled k o f i"), (Spans{"PERSON=k o f i"}));
+  EXPECT_EQ(found("book it for j-o-h-n s-m-i-t-h please"), (Spans{"PERSON=j-o-h-n s-m-i-t-h"}));
+  EXPECT_EQ(found("book it for J.O.H.N."), (Spans{"PERSON=J.O.H.N"}));
+  EXPECT_TRUE(found("we flew to the u.s.a. last year").empty());
   EXPECT_EQ(sentInPrivateMode("my name is j o h n s m i t h"), "my name is [PERSON_1]");
   // Not every letter run is a name: short ones, the alphabet, the SSN cue.
   EXPECT_TRUE(found("is n a s a open today").empty());
