@@ -211,7 +211,8 @@ constexpr auto kSettings = std::to_array<Setting>({
                   "IBAN (IBANs): local-only = kept on the device "
                   "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
     choiceSetting("privacy.policy.ssn", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[6]),
-                  "SSN (social security numbers): local-only = kept on the device "
+                  "SSN (social security and other national identity numbers: UK NINO, Canadian SIN, Australian TFN "
+                  "and Medicare): local-only = kept on the device "
                   "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
     choiceSetting("privacy.policy.date-of-birth", "redact", kPiiPolicies, SOTTO_FIELD(piiPolicy[7]),
                   "DATE_OF_BIRTH (birth dates): local-only = kept on the device "
@@ -223,10 +224,12 @@ constexpr auto kSettings = std::to_array<Setting>({
                   "IP_ADDRESS (the user's IP addresses): local-only = kept on the device "
                   "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
     choiceSetting("privacy.policy.account-number", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[10]),
-                  "ACCOUNT_NUMBER (bank, customer, policy and member numbers): local-only = kept on the device "
+                  "ACCOUNT_NUMBER (bank, customer, policy and member numbers; employee ids, licence and passport "
+                  "numbers): local-only = kept on the device "
                   "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
     choiceSetting("privacy.policy.pin-or-password", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[11]),
-                  "PIN_OR_PASSWORD (PINs, door codes, passwords and wifi keys): local-only = kept on the device "
+                  "PIN_OR_PASSWORD (PINs, door codes, passwords, wifi keys, API keys and tokens, seed phrases): "
+                  "local-only = kept on the device "
                   "(standard mode: a placeholder), redact = sent as a placeholder, allow = sent as is."),
     choiceSetting("privacy.policy.health", "local-only", kPiiPolicies, SOTTO_FIELD(piiPolicy[12]),
                   "HEALTH (a person's medical conditions and medication): local-only = kept on the device "

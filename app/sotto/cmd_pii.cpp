@@ -19,7 +19,12 @@ void piiUsage(FILE* out) {
       "Usage: sotto pii --json [--model PATH | --rules-only]\n"
       "Reads one utterance per line on standard input and prints one JSON object per line:\n"
       "  {\"text\":...,\"spans\":[{\"start\":S,\"end\":E,\"type\":\"PHONE\"},...]}\n"
-      "start/end are Unicode code point offsets into text, end exclusive.\n"
+      "start/end are Unicode code point offsets into text, end exclusive. The recognizers read the text\n"
+      "normalized (NFKC, format characters removed, digits of every script as ASCII, spaces collapsed); the\n"
+      "offsets are still into the text as given. A line that cannot be classified (over 4096 bytes, over 512\n"
+      "words, not valid UTF-8, more spans than fit) is private as a whole, fail closed:\n"
+      "  {\"text\":...,\"spans\":[...],\"private\":true,\"reason\":\"over 4096 bytes\"}\n"
+      "and the exit status is 1.\n"
       "  --model PATH   the trained personal-data model (sotto nlu train-pii); default: pii.nlu beside the\n"
       "                 intent catalogue (/etc/sotto, else the source tree's config/). A missing or damaged\n"
       "                 model is reported and the rules alone answer\n"
@@ -85,16 +90,29 @@ int cmdPii(int argc, char** argv) {
     app::appendJsonString(out, line);
     out += ",\"spans\":[";
     auto r = (*classifier)->classify(line, spans);
+    const char* refused = nullptr;
     if (!r) {
-      std::fprintf(stderr, "sotto pii: line too long to classify (%zu bytes)\n", line.size());
-      status = 1;
+      refused = privacy::PiiClassifier::refusal(line);
+      if (refused == nullptr) refused = "could not be classified";
+    } else if (spans.overflowed()) {
+      refused = "more spans than fit";
     }
     for (std::size_t k = 0; k < spans.size(); ++k) {
       if (k > 0) out += ',';
       out += "{\"start\":" + std::to_string(spans[k].start) + ",\"end\":" + std::to_string(spans[k].end) +
              ",\"type\":\"" + privacy::piiTypeName(spans[k].type) + "\"}";
     }
-    out += "]}\n";
+    out += ']';
+    if (refused != nullptr) {
+      // Fail closed: the line was not (wholly) checked, so all of it is private; the request path keeps such an
+      // utterance on the device in every mode (decideEscalation: unclassified).
+      std::fprintf(stderr, "sotto pii: line not classified (%s, %zu bytes): treated as private\n", refused,
+                   line.size());
+      out += ",\"private\":true,\"reason\":";
+      app::appendJsonString(out, refused);
+      status = 1;
+    }
+    out += "}\n";
     std::fputs(out.c_str(), stdout);
     if (ch == EOF) break;
   }

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "engine/privacy/pii_normalize.h"
+
 namespace sotto::privacy {
 namespace {
 
@@ -30,8 +32,13 @@ bool spanFits(std::string_view text, const PiiSpan& span) noexcept {
   return span.start < span.end && span.end <= count;
 }
 
-// Matching key: ASCII lowercase, whitespace runs → one space, trimmed.
-std::string normalizedKey(std::string_view value) {
+// Matching key: the classifier's normalized form (NFKC, format characters removed, digits as ASCII, spaces
+// collapsed: "５５５\u00A0０１２３" = "555 0123"), then ASCII lowercase, whitespace runs → one space, trimmed.
+std::string normalizedKey(std::string_view raw) {
+  detail::NormalizedText normalized;
+  const bool ok = detail::normalizeForPii(raw, normalized) == detail::NormalizeStatus::ok;
+  const std::string_view value =
+      (ok && !normalized.identity) ? std::string_view(normalized.bytes, normalized.length) : raw;
   std::string key;
   key.reserve(value.size());
   bool space = false;

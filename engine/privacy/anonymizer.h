@@ -28,8 +28,9 @@ struct ByteRange {
 ByteRange byteRangeOf(std::string_view text, const PiiSpan& span) noexcept;
 
 // The mapping of one conversation: each distinct (type, value) gets the next number of its type. Values compare
-// ASCII-case-insensitively with runs of spaces collapsed ("John Smith" = "john  smith"), so a name typed and a
-// name spoken map to one placeholder. The mapping lives only in this object's memory (never logged, persisted or
+// in the classifier's normalized form (pii_normalize.h), ASCII-case-insensitively with runs of spaces collapsed
+// ("John Smith" = "john  smith", "５５５\u00A0０１２３" = "555 0123"), so a value typed and spoken, or written in
+// look-alike characters, maps to one placeholder. The mapping lives only in this object's memory (never logged, persisted or
 // sent); reset() forgets it, and the destructor wipes the values.
 //
 // Threads: one conversation = one thread (the brain thread). A Deanonymizer reads the mapping: do not call

@@ -12,6 +12,10 @@
 
 namespace sotto::privacy {
 
+// The types are the trained model's tag set (its file format): new shapes map onto them. SSN covers the national
+// identity numbers of the common English-speaking countries (US SSN, UK NINO, Canadian SIN, Australian TFN and
+// Medicare); ACCOUNT_NUMBER also driving licence, employee and passport numbers; PIN_OR_PASSWORD every secret
+// (PINs, passwords, API keys and tokens, long random strings, seed phrases); ADDRESS postcodes standing alone.
 enum class PiiType : std::uint8_t {
   person,
   phone,
@@ -106,9 +110,16 @@ class PiiClassifier {
   PiiClassifier(const PiiClassifier&) = delete;
   PiiClassifier& operator=(const PiiClassifier&) = delete;
 
-  // text: UTF-8 (invalid bytes count as one code point each). Clears out, then fills it. Errors:
-  // invalid_argument when text exceeds kMaxTextBytes or kMaxTokens words.
+  // text: UTF-8. The recognizers read it normalized (NFKC, format characters removed, decimal digits folded to
+  // ASCII, spaces collapsed: pii_normalize.h); the spans are code point offsets into text as given. Clears out,
+  // then fills it. Errors: invalid_argument when text exceeds kMaxTextBytes or kMaxTokens words, or is not
+  // well-formed UTF-8. A refused text was not checked: callers treat all of it as private (fail closed).
   Status classify(std::string_view text, SpanBuffer& out) const noexcept;
+
+  // Why classify() refused text ("over 4096 bytes", "not valid UTF-8", "over 512 words"), for messages (sotto pii
+  // says the refused line is private); nullptr when none of these applies. Any thread; about 40 KiB of stack, no
+  // allocation.
+  static const char* refusal(std::string_view text) noexcept;
 
  private:
   PiiClassifier(std::unique_ptr<PiiLexicon> lexicon, std::unique_ptr<PiiModel> model) noexcept;

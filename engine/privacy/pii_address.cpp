@@ -132,7 +132,7 @@ std::size_t regionPart(const Utterance& u, std::size_t i) noexcept {
 
 bool cityWord(const Utterance& u, std::size_t i) noexcept {
   if (!streetNameWord(u, i) || u.has(i, lex::common | lex::streetType | lex::month)) return false;
-  return u.spoken || u.tok[i].capital;
+  return u.caseless || u.tok[i].capital;
 }
 
 // City: 1-3 words that end the address (end of text, a comma, a region or a postal code).

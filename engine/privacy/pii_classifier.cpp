@@ -2,9 +2,11 @@
 // PiiClassifier: tokenizes, runs the recognizer families, resolves overlaps by priority, emits code point spans.
 #include <algorithm>
 
+
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_lexicon.h"
 #include "engine/privacy/pii_model.h"
+#include "engine/privacy/pii_normalize.h"
 #include "engine/privacy/pii_recognizers.h"
 #include "engine/privacy/pii_tagger.h"
 #include "engine/privacy/pii_text.h"
@@ -48,18 +50,48 @@ void findAll(const Utterance& u, Candidates& c) noexcept {
   findStructured(u, c);
   findAddresses(u, c);
   findContextual(u, c);
+  findIdentityNumbers(u, c);
+  findSecretShapes(u, c);
   findPeople(u, c);
   findPersonal(u, c);
 }
 }  // namespace detail
 
+const char* PiiClassifier::refusal(std::string_view text) noexcept {
+  using namespace detail;
+  static_assert(kMaxTextBytes == 4096 && kMaxTokens == 512, "the messages below name the limits");
+  if (text.size() > kMaxTextBytes) return "over 4096 bytes";
+  NormalizedText normalized;
+  switch (normalizeForPii(text, normalized)) {
+    case NormalizeStatus::ok: break;
+    case NormalizeStatus::tooLong: return "over 4096 bytes once normalized";
+    case NormalizeStatus::invalidUtf8: return "not valid UTF-8";
+  }
+  const std::string_view view = normalized.identity ? text : std::string_view(normalized.bytes, normalized.length);
+  std::size_t words = 0;
+  bool inWord = false;
+  for (const char ch : view) {
+    const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f';
+    words += (!space && !inWord) ? 1 : 0;
+    inWord = !space;
+  }
+  return words > kMaxTokens ? "over 512 words" : nullptr;
+}
+
 Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
   using namespace detail;
   out.clear();
   // Scratch on this thread's stack: classify() stays reentrant and allocation-free.
-  Utterance u;
-  if (!tokenize(text, *lexicon_, u)) {
+  // The recognizers read the normalized text (pii_normalize.h); spans are mapped back to the caller's text.
+  NormalizedText normalized;
+  if (normalizeForPii(text, normalized) != NormalizeStatus::ok) {
     return Error{Errc::invalid_argument, {}};  // empty message: building a string would allocate
+  }
+  const std::string_view view =
+      normalized.identity ? text : std::string_view(normalized.bytes, normalized.length);
+  Utterance u;
+  if (!tokenize(view, *lexicon_, u)) {
+    return Error{Errc::invalid_argument, {}};
   }
   Candidates cands;
   findAll(u, cands);
@@ -90,7 +122,9 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
   for (std::size_t k = 0; k < nKept; ++k) {
     const Token& a = u.tok[kept[k].t0];
     const Token& b = u.tok[kept[k].t1 - 1];
-    out.push(PiiSpan{a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, kept[k].type});
+    std::uint32_t start = 0, end = 0;
+    normalized.original(a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, start, end);
+    out.push(PiiSpan{start, end, kept[k].type});
   }
   // Suspicion: at the low threshold where no reported span covers the word (it would leave as it is); under a
   // span of another type only where the model would report its own type there (the type, not the value, is in

@@ -200,10 +200,15 @@ std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) 
 
 void findAccounts(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
-    const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban"}) ||
+    // Identifiers that open an account or prove who one is: employee and staff ids, licences, passports.
+    const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban", "passport"}) ||
                      (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "routing",
-                                         "client", "subscriber", "loyalty", "patient", "insurance", "contract"}) &&
-                      u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"}));
+                                         "client", "subscriber", "loyalty", "patient", "insurance", "contract",
+                                         "employee", "staff", "badge", "payroll", "personnel", "student", "licence",
+                                         "license", "dl"}) &&
+                      u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
+                     (u.anyOf(i, i + 1, {"licence", "license"}) &&
+                      u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"}));
     if (!cue || u.is(i, "iban")) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
@@ -232,17 +237,25 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
 }
 
 // ---- PINs, codes, passwords ----
+bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept {
+  return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
+                            "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
+                            "verification", "login", "atm", "card"});
+}
+
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
-  if (u.anyOf(i, i + 1, {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
-                         "passkey"})) {
-    return true;
+  // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb).
+  const std::string_view w = u.stem(i);
+  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
+                               "passkey"}) {
+    if (w == cue) return true;
   }
-  if (u.is(i, "key") && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
-  if (u.is(i, "code") || u.is(i, "pin")) {
-    // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not.
-    return u.anyOf(i > 2 ? i - 2 : 0, i, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry",
-                                          "safe", "locker", "keypad", "building", "unlock", "lockbox", "front",
-                                          "back", "bike", "phone", "verification", "login", "atm", "card"});
+  if (w == "key" && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
+  if (w == "code") {
+    // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
+    // ("the door code") or after ("the code for the front door").
+    if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
+    return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 5);
   }
   return false;
 }
@@ -256,7 +269,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!secretCue(u, i)) continue;
     std::size_t s = i + 1;
-    bool sawIs = u.tok[i].colonAfter;
+    bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
     // "the password for the guest wifi is X", "change my pin to X".
     for (std::size_t k = 0; k < 6 && s < u.n && !sawIs; ++k) {
       if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "to", "as", "are"}) || u.tok[s].colonAfter) {

@@ -24,11 +24,11 @@ bool nameLike(const Utterance& u, std::size_t i, Slot slot) noexcept {
     return false;
   }
   const bool named = (f & (lex::firstName | lex::surname)) != 0;
-  if (f & lex::common) return named && slot == Slot::strong && (u.spoken || u.tok[i].capital);
+  if (f & lex::common) return named && slot == Slot::strong && (u.caseless || u.tok[i].capital);
   if (named) return true;  // a listed name, typed in any case
   if (slot != Slot::strong) return false;
   if (u.stem(i).size() < 2) return false;
-  return u.spoken || u.tok[i].capital;
+  return u.caseless || u.tok[i].capital;
 }
 
 // Extends a name starting at i (already accepted) over a following surname; returns end.
@@ -39,7 +39,7 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
     const std::uint32_t f = u.tok[e].lex;
     bool ok = false;
     // A typed middle initial: "Bao M. García".
-    if (!u.spoken && u.raw(e).size() == 1 && u.tok[e].capital && u.tok[e].stopAfter && e + 1 < u.n &&
+    if (!u.caseless && u.raw(e).size() == 1 && u.tok[e].capital && u.tok[e].stopAfter && e + 1 < u.n &&
         u.tok[e + 1].capital) {
       ++e;
       continue;
@@ -48,7 +48,7 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
       ok = !(f & (lex::common | lex::function | lex::relation)) || u.tok[e].capital;
     } else if (f == 0 && lettersOnly(u, e) && u.stem(e).size() >= 2) {
       // Unknown word after a name: a surname when typed capitalized, or when spoken and followed by a boundary.
-      ok = u.spoken ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common) || u.tok[e].possessive ||
+      ok = u.caseless ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common) || u.tok[e].possessive ||
                        u.isNum(e + 1))
                     : (u.tok[e].capital && u.tok[i].capital);
     }
@@ -150,8 +150,8 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       slot = Slot::weak;
     } else if (u.has(i, lex::relation) && (u.is(i - 1, "my") || u.is(i - 1, "our")) && !u.tok[i].possessive) {
       s = i + 1;  // "my friend dave", "my coworker Lena"
-      slot = (u.tok[s].lex == 0 && ((!u.spoken && u.tok[s].capital) ||
-                                    (u.spoken && (s + 1 == u.n || subjectVerb(u, s + 1)))))
+      slot = (u.tok[s].lex == 0 && ((!u.caseless && u.tok[s].capital) ||
+                                    (u.caseless && (s + 1 == u.n || subjectVerb(u, s + 1)))))
                  ? Slot::strong
                  : Slot::weak;
     }
@@ -160,14 +160,18 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       // "i'm X": only when X reads as a name and not as a state ("i'm tired", "i'm on").
       const bool introEnd = e == u.n || u.is(e, "and") || u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter;
       if (!(u.is(i, "i'm") || u.is(i + 1, "am")) || (u.tok[s].lex & (lex::firstName | lex::surname)) ||
-          (!u.spoken && u.tok[s].capital) || (e - s == 2 && introEnd && !u.has(s, lex::common))) {
+          (!u.caseless && u.tok[s].capital) || (e - s == 2 && introEnd && !u.has(s, lex::common))) {
         addName(u, c, s, e);
         i = e - 1;
         continue;
       }
     }
     // "X's phone number", "ravi kim's email".
-    if (u.tok[i].possessive && attributeNoun(u, i + 1) && nameLike(u, i, Slot::strong) && !u.has(i, lex::common)) {
+    // After a determiner ("my printer's address") an unknown word is a thing, not a person.
+    const bool determined = i > 0 && u.anyOf(i - 1, i, {"my", "your", "our", "his", "her", "their", "the", "a", "an"}) &&
+                            !(u.tok[i].lex & lex::firstName);
+    if (u.tok[i].possessive && attributeNoun(u, i + 1) && nameLike(u, i, Slot::strong) && !u.has(i, lex::common) &&
+        !determined) {
       std::size_t b = i;
       if (i > 0 && nameLike(u, i - 1, Slot::weak) && !u.tok[i - 1].commaAfter && !contactVerb(u, i - 1)) b = i - 1;
       addName(u, c, b, i + 1);
@@ -197,7 +201,7 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
     }
     // Anywhere: a known given name (not also a common word) outside public-figure frames.
     if (!publicFrame && !c.covered(i, i + 1) && (u.tok[i].lex & lex::firstName) && !(u.tok[i].lex & (lex::common | lex::relation | lex::function)) &&
-        nameLike(u, i, Slot::weak) && (u.spoken || u.tok[i].capital)) {
+        nameLike(u, i, Slot::weak) && (u.caseless || u.tok[i].capital)) {
       const std::size_t e = nameEnd(u, i);
       addName(u, c, i, e);
       i = e - 1;

@@ -103,8 +103,8 @@ bool placeNameWord(const Utterance& u, std::size_t i) noexcept {
   const std::uint32_t f = u.tok[i].lex;
   if (f & lex::placeQualifier) return true;
   if (f & (lex::function | lex::relation | lex::unitWord)) return false;
-  if (!u.spoken && !u.tok[i].capital) return false;
-  if ((f & lex::common) && !(!u.spoken && u.tok[i].capital)) return false;
+  if (!u.caseless && !u.tok[i].capital) return false;
+  if ((f & lex::common) && !(!u.caseless && u.tok[i].capital)) return false;
   for (char ch : u.word(i)) {
     if (!((ch >= 'a' && ch <= 'z') || ch == '\'' || ch == '-' || ch == '.' || static_cast<unsigned char>(ch) >= 0x80)) {
       return false;

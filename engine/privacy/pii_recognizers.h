@@ -12,6 +12,10 @@ namespace sotto::privacy::detail {
 void findStructured(const Utterance& u, Candidates& c) noexcept;  // IBAN, card, SSN, e-mail, IP, phone
 void findAddresses(const Utterance& u, Candidates& c) noexcept;   // postal addresses
 void findContextual(const Utterance& u, Candidates& c) noexcept;  // birth date, account numbers, secrets
+// National identity numbers (UK NINO, Canadian SIN, Australian TFN and Medicare) and UK/Canadian postcodes.
+void findIdentityNumbers(const Utterance& u, Candidates& c) noexcept;
+// Secrets by shape (API keys, tokens, random strings), BIP-39 seed phrases, words spelt letter by letter.
+void findSecretShapes(const Utterance& u, Candidates& c) noexcept;
 void findPeople(const Utterance& u, Candidates& c) noexcept;      // private people's names
 void findPersonal(const Utterance& u, Candidates& c) noexcept;    // age, health, named places (after people)
 // All of them, in that order (what classify() and the model's trainer both run).

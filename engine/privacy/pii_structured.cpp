@@ -199,6 +199,29 @@ void findSsns(const Utterance& u, Candidates& c) noexcept {
       const std::size_t end = run.tokenEndAfterDigits(9);
       if (end != 0) c.add(i, end, PiiType::ssn, prio::ssn);
       i = run.t1 - 1;
+    } else if (run.t1 > i && run.len == 3) {
+      // Spoken with its dashes: "one two three dash four five dash six seven eight nine".
+      std::size_t len = 0;
+      for (std::size_t k = 0; k < run.len; ++k) buf[len++] = run.digits[k];
+      std::size_t p = run.t1;
+      for (std::size_t want : {std::size_t{2}, std::size_t{4}}) {
+        if (len == 0 || !u.anyOf(p, p + 1, {"dash", "hyphen"}) || !u.isNum(p + 1)) {
+          len = 0;
+          break;
+        }
+        NumberRun part;
+        readRun(u, p + 1, u.n, part);
+        if (part.len != want) {
+          len = 0;
+          break;
+        }
+        for (std::size_t k = 0; k < part.len; ++k) buf[len++] = part.digits[k];
+        p = part.t1;
+      }
+      if (len == 9 && ssnShape(std::string_view(buf, 9))) {
+        c.add(i, p, PiiType::ssn, prio::ssn);
+        i = p - 1;
+      }
     }
   }
 }

@@ -167,6 +167,7 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     ++u.n;
   }
   u.spoken = !sawUpper && !sawDigit;
+  u.caseless = !sawUpper;
   return true;
 }
 

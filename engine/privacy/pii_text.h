@@ -48,7 +48,12 @@ struct Token {
 // Tokens and the normalized text of one utterance. Lives on classify()'s stack: fixed arrays, no allocation.
 struct Utterance {
   std::string_view text;
-  bool spoken = false;  // no digits, no uppercase: an ASR transcript
+  bool spoken = false;  // no digits, no uppercase: an ASR transcript (a feature of the trained model: keep as is)
+  // No uppercase letter anywhere: casing says nothing about names, whether or not digits stand in the text. The
+  // rules judge name-likeness by this, not by `spoken`: a digit elsewhere in the sentence (a phone number) must not
+  // make a lowercase name look like a common word (issue 19: "john smith" redacted alone, sent raw beside
+  // "555 123 4567").
+  bool caseless = false;
   std::size_t n = 0;
   Token tok[PiiClassifier::kMaxTokens];
   char norm[PiiClassifier::kMaxTextBytes + PiiClassifier::kMaxTokens];

@@ -16,6 +16,7 @@
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
 #include "engine/privacy/audit.h"
+#include "engine/privacy/pii.h"
 #include "sotto/hal/keystore.h"
 #include "tests/brain/brain_test_util.h"
 
@@ -46,6 +47,7 @@ struct Plant {
   const char* utterance;
   const char* value;  // the raw value that must never leave (as it appears in the utterance)
   bool localOnly;     // default policy: local-only (never sent, even anonymized, in private mode)
+  const char* folded = nullptr;  // the value as the classifier reads it (ASCII digits, no format characters)
 };
 
 const Plant kPlants[] = {
@@ -68,6 +70,33 @@ const Plant kPlants[] = {
 };
 // The first four: what the rules alone recognize, which every mode but offline escalates anonymized.
 constexpr std::size_t kRuleRecognized = 4;
+
+// Issue 19: every form that reached a logging loopback server in private mode before (look-alike digits and
+// invisible characters, spelt-out values, secrets by shape, national ids, postcodes, a name beside a phone).
+const Plant kIssue19Plants[] = {
+    {"my ssn is \uFF11\uFF12\uFF13-\uFF14\uFF15-\uFF16\uFF17\uFF18\uFF19 what form do I need",
+     "\uFF11\uFF12\uFF13-\uFF14\uFF15-\uFF16\uFF17\uFF18\uFF19", true, "123-45-6789"},
+    {"my ssn is 123\u200B45\u200B6789 what form do I need", "123\u200B45\u200B6789", true, "123456789"},
+    {"remind me what my card 4111\u00A01111\u00A01111\u00A01111 is for", "4111\u00A01111\u00A01111\u00A01111", true,
+     "4111 1111 1111 1111"},
+    {"my pin's 4412 what rhymes with door", "4412", true},
+    {"code for the front door: 4 4 1 2 and what rhymes with door", "4 4 1 2", true},
+    {"s s n one two three dash four five dash six seven eight nine which form is that for",
+     "one two three dash four five dash six seven eight nine", true},
+    {"my national insurance number is QQ 12 34 56 C which office handles it", "QQ 12 34 56 C", true},
+    {"my medicare number is 2123 45670 1 what does it cover", "2123 45670 1", true},
+    {"my driving licence number is MORGA753116SM9IJ how do I renew it", "MORGA753116SM9IJ", true},
+    {"my employee id is E-48213 what is a payslip", "E-48213", true},
+    {"my api key is sk-proj-4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs why does it fail", "4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs", true},
+    {"legal winner thank year wave sausage worth useful legal winner thank yellow is that a good seed",
+     "sausage worth useful", true},
+    {"write a poem for j o h n s m i t h", "j o h n s m i t h", false},
+    {"send the parcel to flat 4, 12 high street, london SW1A 1AA", "12 high street", false},
+    {"how far is SW1A 1AA from the station", "SW1A 1AA", false},
+    {"call me on \u0665\u0665\u0665 \u0661\u0662\u0663 \u0664\u0665\u0666\u0667 about dinner",
+     "\u0665\u0665\u0665 \u0661\u0662\u0663 \u0664\u0665\u0666\u0667", false, "555 123 4567"},
+    {"i met zanele yesterday, 555 123 4567 is her number", "zanele", false},
+};
 
 // Captures stderr (where the log goes without a journal) into a file for the duration.
 class StderrCapture {
@@ -136,7 +165,9 @@ class Canary : public ::testing::Test {
     int inetSockets = 0, inetConnects = 0;
     size_t escalated = 0;
   };
-  Evidence run(router::PrivacyMode mode) {
+  Evidence run(router::PrivacyMode mode) { return run(mode, kPlants); }
+  template <std::size_t N>
+  Evidence run(router::PrivacyMode mode, const Plant (&plants)[N], std::vector<bool>* escalatedEach = nullptr) {
     ScratchDir dir;
     Evidence ev;
     config::Config c = testConfig(dir.path());
@@ -151,10 +182,11 @@ class Canary : public ::testing::Test {
       StderrCapture capture(logPath);
       auto b = makeBrain(c, o);
       if (!b) return ev;
-      for (const Plant& p : kPlants) {
+      for (const Plant& p : plants) {
         RecordingSink sink;
         const AskResult r = ask(*b, p.utterance, &sink);
         ev.escalated += r.escalated ? 1 : 0;
+        if (escalatedEach != nullptr) escalatedEach->push_back(r.escalated);
         ev.answers += r.answer + "\n";
         for (const auto& l : sink.lines) ev.logs += l + "\n";
         for (const auto& w : sink.warnings) ev.logs += w + "\n";
@@ -188,6 +220,10 @@ class Canary : public ::testing::Test {
     return ev;
   }
 
+  static void expectAbsent(const Evidence& ev, const Plant& p, const char* mode) {
+    expectAbsent(ev, p.value, mode);
+    if (p.folded != nullptr) expectAbsent(ev, p.folded, mode);
+  }
   static void expectAbsent(const Evidence& ev, const std::string& value, const char* mode) {
     for (const auto& b : ev.serverBodies) EXPECT_EQ(b.find(value), std::string::npos) << mode << ": server got " << value;
     for (const auto& a : ev.audited) EXPECT_EQ(a.find(value), std::string::npos) << mode << ": audit has " << value;
@@ -212,7 +248,7 @@ TEST_F(Canary, OfflineOpensNoSocketAndSendsNothing) {
   EXPECT_TRUE(ev.serverBodies.empty());
   EXPECT_TRUE(ev.audited.empty());
   EXPECT_EQ(ev.escalated, 0u);
-  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "offline");
+  for (const Plant& p : kPlants) expectAbsent(ev, p, "offline");
 }
 
 TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
@@ -225,7 +261,7 @@ TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
   // What the server received is exactly what the audit log holds, and it carries placeholders.
   EXPECT_EQ(ev.serverBodies, ev.audited);
   for (const auto& b : ev.serverBodies) EXPECT_NE(b.find("_1]"), std::string::npos) << b;
-  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "private");
+  for (const Plant& p : kPlants) expectAbsent(ev, p, "private");
   // The local-only utterances left no trace at all: not even their harmless words reached the server.
   for (const auto& b : ev.serverBodies) {
     for (const char* words : {"credit card", "password", "rhymes", "eat with it", "explain what it is for",
@@ -242,7 +278,58 @@ TEST_F(Canary, StandardEscalatesAnonymizedOrKeepsLocal) {
   EXPECT_LE(ev.escalated, std::size(kPlants));
   EXPECT_EQ(ev.serverBodies.size(), ev.escalated);
   EXPECT_EQ(ev.serverBodies, ev.audited);
-  for (const Plant& p : kPlants) expectAbsent(ev, p.value, "standard");
+  for (const Plant& p : kPlants) expectAbsent(ev, p, "standard");
+}
+
+TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
+  std::vector<bool> each;
+  const Evidence offline = run(router::PrivacyMode::offline, kIssue19Plants);
+  EXPECT_EQ(offline.inetSockets, 0);
+  EXPECT_TRUE(offline.serverBodies.empty());
+  for (const Plant& p : kIssue19Plants) expectAbsent(offline, p, "offline");
+
+  const Evidence priv = run(router::PrivacyMode::private_, kIssue19Plants, &each);
+  ASSERT_EQ(each.size(), std::size(kIssue19Plants));
+  for (std::size_t k = 0; k < each.size(); ++k) {
+    // Local-only forms keep their request on the device; the others leave only with placeholders (so the test
+    // also sees that they were sent at all).
+    EXPECT_EQ(each[k], !kIssue19Plants[k].localOnly) << kIssue19Plants[k].utterance;
+  }
+  EXPECT_EQ(priv.serverBodies, priv.audited);
+  for (const Plant& p : kIssue19Plants) expectAbsent(priv, p, "private");
+  for (const auto& b : priv.serverBodies) {
+    for (const char* words : {"form do I need", "what rhymes with door", "which office", "what does it cover",
+                              "renew it", "payslip", "why does it fail", "good seed"}) {
+      EXPECT_EQ(b.find(words), std::string::npos) << words;
+    }
+  }
+
+  const Evidence standard = run(router::PrivacyMode::standard, kIssue19Plants);
+  EXPECT_EQ(standard.serverBodies, standard.audited);
+  EXPECT_GE(standard.escalated, 5u);  // at least the redactable ones went, anonymized
+  for (const Plant& p : kIssue19Plants) expectAbsent(standard, p, "standard");
+}
+
+// Fail closed: a line the classifier refuses (over its 4 KiB limit, not valid UTF-8) never leaves, in any mode,
+// even though its personal data sits where a shorter or clean line would have been anonymized.
+TEST_F(Canary, LinesTheClassifierRefusesStayOnTheDevice) {
+  static std::string longLine = [] {
+    std::string s = "please text my sister at five five five oh one two three ";
+    while (s.size() <= privacy::PiiClassifier::kMaxTextBytes) s += "and tell her about the long dinner plans ";
+    return s;
+  }();
+  // The JSON encoder would send the stray byte as U+FFFD: the digits after it are what must not appear.
+  static const Plant kRefused[] = {{longLine.c_str(), "five five five oh one two three", false},
+                                   {"text my sister at 555 01\xFF""23 about dinner", "555 01", false, "23 about"}};
+  for (auto mode : {router::PrivacyMode::private_, router::PrivacyMode::standard}) {
+    std::vector<bool> each;
+    const Evidence ev = run(mode, kRefused, &each);
+    ASSERT_EQ(each.size(), std::size(kRefused));
+    for (bool escalated : each) EXPECT_FALSE(escalated);
+    EXPECT_TRUE(ev.serverBodies.empty());
+    EXPECT_TRUE(ev.audited.empty());
+    for (const Plant& p : kRefused) expectAbsent(ev, p, mode == router::PrivacyMode::private_ ? "private" : "standard");
+  }
 }
 
 }  // namespace

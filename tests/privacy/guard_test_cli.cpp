@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The privacy settings in the config (per-type policy order, defaults) and `sotto audit` as a process.
+#include <unistd.h>
+
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -112,6 +115,44 @@ TEST_F(AuditCli, TamperingFailsAndMissingKeyIsClear) {
   EXPECT_EQ(run({}, out), 1) << out;
   EXPECT_NE(out.find("device.key does not exist"), std::string::npos) << out;
   EXPECT_EQ(run({"--bogus"}, out), 2);
+}
+
+// Runs `sotto pii --json --rules-only < input` (through the emulator in cross builds); the file carries the process
+// id because ctest runs this file's tests in parallel processes.
+int piiCli(const std::string& input, std::string& out) {
+  const std::string in = ::testing::TempDir() + "/pii_cli_" + std::to_string(::getpid()) + ".txt";
+  std::ofstream(in, std::ios::binary) << input;
+  std::string cmd;
+  for (const auto& w : test::commandFor(SOTTO_CLI_PATH, {})) cmd += "'" + w + "' ";
+  const int rc = test::runCapture("/bin/sh", {"-c", cmd + "pii --json --rules-only 2>/dev/null < '" + in + "'"}, out,
+                                  false);
+  std::remove(in.c_str());
+  return rc;
+}
+
+TEST(PiiCli, NormalizedFormsKeepOriginalOffsets) {
+  std::string out;
+  ASSERT_EQ(piiCli("my ssn is \uFF11\uFF12\uFF13-\uFF14\uFF15-\uFF16\uFF17\uFF18\uFF19\n", out), 0) << out;
+  EXPECT_NE(out.find("\"spans\":[{\"start\":10,\"end\":21,\"type\":\"SSN\"}]}"), std::string::npos) << out;
+  EXPECT_EQ(out.find("private"), std::string::npos) << out;
+}
+
+// Fail closed: a line the classifier refuses is reported as private as a whole, never as a line without spans.
+TEST(PiiCli, RefusedLinesArePrivateNotEmpty) {
+  std::string longLine = "my ssn is 078-05-1120 ";
+  while (longLine.size() <= PiiClassifier::kMaxTextBytes) longLine += "and some more words ";
+  std::string out;
+  EXPECT_EQ(piiCli(longLine + "\n", out), 1) << out;
+  EXPECT_NE(out.find("\"spans\":[],\"private\":true,\"reason\":\"over 4096 bytes\"}"), std::string::npos) << out;
+  EXPECT_EQ(piiCli("my ssn is 078\xFF-05-1120\n", out), 1) << out;
+  EXPECT_NE(out.find("\"private\":true,\"reason\":\"not valid UTF-8\"}"), std::string::npos) << out;
+  std::string manyWords;
+  for (int i = 0; i < 600; ++i) manyWords += "a ";
+  EXPECT_EQ(piiCli(manyWords + "\n", out), 1) << out;
+  EXPECT_NE(out.find("\"private\":true,\"reason\":\"over 512 words\"}"), std::string::npos) << out;
+  // A good line after a refused one is classified as usual.
+  EXPECT_EQ(piiCli(longLine + "\ncall 555 123 4567\n", out), 1) << out;
+  EXPECT_NE(out.find("\"type\":\"PHONE\"}]}\n"), std::string::npos) << out;
 }
 
 }  // namespace

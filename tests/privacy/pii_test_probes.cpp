@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Issue 19's probe forms, one test each: what leaked to a loopback server in private mode before.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/privacy/pii_secrets.h"
+#include "engine/privacy/policy.h"
+#include "tests/privacy/pii_test_common.h"
+
+namespace sotto::privacy::test {
+namespace {
+
+// What private mode would send for text in a fresh conversation ("" when it stays on the device).
+std::string sentInPrivateMode(const std::string& text) {
+  SpanBuffer buf;
+  const bool ok = classifier().classify(text, buf).ok();
+  Anonymizer a;
+  const EscalationDecision d =
+      decideEscalation(PrivacyMode::private_, text, ok, buf, PolicyTable::defaults(), a);
+  return d.mayEscalate ? d.text : std::string();
+}
+
+// The name is redacted whether or not a number stands beside it: digits elsewhere used to make the rules read the
+// text as typed, where a lowercase word is not a name.
+TEST(PiiProbe, NameRedactedTheSameBesideAPhoneNumber) {
+  EXPECT_EQ(sentInPrivateMode("john smith"), "[PERSON_1]");
+  EXPECT_EQ(sentInPrivateMode("john smith 555 123 4567"), "[PERSON_1] [PHONE_1]");
+  EXPECT_EQ(sentInPrivateMode("ask olu what he wants"), "ask [PERSON_1] what he wants");
+  EXPECT_EQ(sentInPrivateMode("ask olu what he wants at 555-123-4567"), "ask [PERSON_1] what he wants at [PHONE_1]");
+  EXPECT_EQ(sentInPrivateMode("i met zanele yesterday, 555 123 4567"), "i met [PERSON_1] yesterday, [PHONE_1]");
+  EXPECT_EQ(sentInPrivateMode("call John Smith at 555 123 4567"), "call [PERSON_1] at [PHONE_1]");
+  // Reading lowercase text with digits like a transcript does not make things into people.
+  EXPECT_EQ(found("my printer's address is 192.168.50.12"), (Spans{"IP_ADDRESS=192.168.50.12"}));
+}
+
+TEST(PiiProbe, PinsAfterAContractionOrACueAfterTheCode) {
+  EXPECT_EQ(found("my pin's 4412"), (Spans{"PIN_OR_PASSWORD=4412"}));
+  EXPECT_EQ(found("my pin's four four one two"), (Spans{"PIN_OR_PASSWORD=four four one two"}));
+  EXPECT_EQ(found("code for the front door: 4 4 1 2"), (Spans{"PIN_OR_PASSWORD=4 4 1 2"}));
+  EXPECT_EQ(found("the code for the garage is four four one two"), (Spans{"PIN_OR_PASSWORD=four four one two"}));
+  EXPECT_EQ(sentInPrivateMode("my pin's 4412"), "");
+  EXPECT_EQ(sentInPrivateMode("code for the front door: 4 4 1 2"), "");
+  // Codes that are not secrets stay out.
+  EXPECT_TRUE(found("the zip code for the office is 94110").empty());
+  EXPECT_TRUE(found("what is the code for the error 404").empty());
+}
+
+TEST(PiiProbe, SsnSpelledOutWithItsDashes) {
+  EXPECT_EQ(found("s s n one two three dash four five dash six seven eight nine"),
+            (Spans{"SSN=one two three dash four five dash six seven eight nine"}));
+  EXPECT_EQ(found("my ssn is one two three dash four five dash six seven eight nine thanks"),
+            (Spans{"SSN=one two three dash four five dash six seven eight nine"}));
+  EXPECT_EQ(sentInPrivateMode("s s n one two three dash four five dash six seven eight nine"), "");
+}
+
+TEST(PiiProbe, NamesSpeltLetterByLetter) {
+  EXPECT_EQ(found("j o h n s m i t h"), (Spans{"PERSON=j o h n s m i t h"}));
+  EXPECT_EQ(found("my name is j o h n s m i t h"), (Spans{"PERSON=j o h n s m i t h"}));
+  EXPECT_EQ(found("it's spelled k o f i"), (Spans{"PERSON=k o f i"}));
+  EXPECT_EQ(found("book it for j-o-h-n s-m-i-t-h please"), (Spans{"PERSON=j-o-h-n s-m-i-t-h"}));
+  EXPECT_EQ(found("book it for J.O.H.N."), (Spans{"PERSON=J.O.H.N"}));
+  EXPECT_TRUE(found("we flew to the u.s.a. last year").empty());
+  EXPECT_EQ(sentInPrivateMode("my name is j o h n s m i t h"), "my name is [PERSON_1]");
+  // Not every letter run is a name: short ones, the alphabet, the SSN cue.
+  EXPECT_TRUE(found("is n a s a open today").empty());
+  EXPECT_TRUE(found("sing a b c d e f g").empty());
+}
+
+TEST(PiiProbe, SecretsByShape) {
+  EXPECT_EQ(found("my api key is sk-proj-4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs"),
+            (Spans{"PIN_OR_PASSWORD=sk-proj-4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs"}));
+  EXPECT_EQ(found("use token ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+            (Spans{"PIN_OR_PASSWORD=ghp_16C7e42F292c6912E7710c838347Ae178B4a"}));
+  EXPECT_EQ(found("AKIAIOSFODNN7EXAMPLE is my access key"), (Spans{"PIN_OR_PASSWORD=AKIAIOSFODNN7EXAMPLE"}));
+  EXPECT_EQ(found("Authorization: Bearer abcd1234efgh5678ijkl"), (Spans{"PIN_OR_PASSWORD=abcd1234efgh5678ijkl"}));
+  EXPECT_EQ(found("the jwt is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+            (Spans{"PIN_OR_PASSWORD=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+                   "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"}));
+  EXPECT_EQ(found("store this 9fK2mQ7xZt1VbN8cR3eWy6HuJ0pDsL"), (Spans{"PIN_OR_PASSWORD=9fK2mQ7xZt1VbN8cR3eWy6HuJ0pDsL"}));
+  EXPECT_EQ(sentInPrivateMode("my api key is sk-proj-4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs"), "");
+  // Long ordinary words, numbers and links are not secrets.
+  EXPECT_FALSE(detail::secretShaped("internationalization"));
+  EXPECT_FALSE(detail::secretShaped("12345678901234567890"));
+  EXPECT_FALSE(detail::secretShaped("https://example.com/a/b/c/d/e/f"));
+  EXPECT_FALSE(detail::secretShaped("sk-short"));
+  EXPECT_TRUE(detail::secretShaped("3f786850e387550fdab836ed7e6dc881de23001b"));  // 40 hex digits
+}
+
+TEST(PiiProbe, SeedPhrasesOfTwelveOrMoreBip39Words) {
+  EXPECT_TRUE(detail::isBip39Word("abandon"));
+  EXPECT_TRUE(detail::isBip39Word("zoo"));
+  EXPECT_FALSE(detail::isBip39Word("the"));
+  const std::string seed = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+  EXPECT_EQ(found("my wallet words are " + seed), (Spans{"PIN_OR_PASSWORD=" + seed}));
+  EXPECT_EQ(sentInPrivateMode(seed), "");
+  // Eleven are not a phrase.
+  EXPECT_TRUE(found("legal winner thank year wave sausage worth useful legal winner thank").empty());
+}
+
+TEST(PiiProbe, NationalIdsOfEnglishSpeakingCountries) {
+  EXPECT_EQ(found("my national insurance number is QQ 12 34 56 C"), (Spans{"SSN=QQ 12 34 56 C"}));
+  EXPECT_EQ(found("my ni number is AB123456C"), (Spans{"SSN=AB123456C"}));
+  EXPECT_EQ(found("ni number: q q one two three four five six c"), (Spans{"SSN=q q one two three four five six c"}));
+  EXPECT_EQ(found("my sin is 046 454 286"), (Spans{"SSN=046 454 286"}));          // Luhn
+  EXPECT_EQ(found("my tfn is 123 456 782"), (Spans{"SSN=123 456 782"}));          // weighted mod 11
+  EXPECT_EQ(found("my medicare number is 2123 45670 1"), (Spans{"SSN=2123 45670 1"}));  // check digit
+  EXPECT_EQ(found("my driving licence number is MORGA753116SM9IJ"), (Spans{"ACCOUNT_NUMBER=MORGA753116SM9IJ"}));
+  EXPECT_EQ(found("my driver's license is D1234567"), (Spans{"ACCOUNT_NUMBER=D1234567"}));
+  EXPECT_EQ(found("my employee id is E-48213"), (Spans{"ACCOUNT_NUMBER=E-48213"}));
+  EXPECT_EQ(found("staff number 448213 please"), (Spans{"ACCOUNT_NUMBER=448213"}));
+  for (const char* text : {"my national insurance number is QQ 12 34 56 C", "my medicare number is 2123 45670 1",
+                           "my driving licence number is MORGA753116SM9IJ", "my employee id is E-48213"}) {
+    EXPECT_EQ(sentInPrivateMode(text), "") << text;  // national ids and identifiers are local-only
+  }
+  // Check digits matter where there is no stronger reason: a wrong TFN or SIN is not an SSN.
+  for (const auto& s : found("my tfn is 123 456 783")) EXPECT_EQ(s.rfind("SSN", 0), std::string::npos) << s;
+  for (const auto& s : found("my sin is 046 454 287")) EXPECT_EQ(s.rfind("SSN", 0), std::string::npos) << s;
+}
+
+TEST(PiiProbe, PostcodesAndFlatAddresses) {
+  EXPECT_EQ(found("my postcode is SW1A 1AA"), (Spans{"ADDRESS=SW1A 1AA"}));
+  EXPECT_EQ(found("my postcode is sw1a 1aa"), (Spans{"ADDRESS=sw1a 1aa"}));
+  EXPECT_EQ(found("my postal code is K1A 0B1"), (Spans{"ADDRESS=K1A 0B1"}));
+  EXPECT_EQ(found("please send it to flat 4, 12 high street, london SW1A 1AA"),
+            (Spans{"ADDRESS=flat 4, 12 high street", "ADDRESS=SW1A 1AA"}));
+  EXPECT_EQ(sentInPrivateMode("send it to flat 4, 12 high street, london SW1A 1AA"),
+            "send it to [ADDRESS_1], london [ADDRESS_2]");
+  EXPECT_TRUE(found("the m25 was closed").empty());
+}
+
+}  // namespace
+}  // namespace sotto::privacy::test
