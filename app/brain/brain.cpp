@@ -261,7 +261,14 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
   });
   router::RequestSupervisor sup = router->makeSupervisor();
   sup.start(router::Route::cloud, local.has_value(), now(), cancel);
-  privacy::Deanonymizer restore(anonymizer);
+  // Only this request's placeholders are filled in; local-only values are never said back, in any mode (standard
+  // mode sends them as placeholders).
+  privacy::PiiTypeMask localOnly = 0;
+  for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+    const auto type = static_cast<privacy::PiiType>(t);
+    if (policy.get(type) == privacy::PiiPolicy::localOnly) localOnly |= privacy::piiTypeBit(type);
+  }
+  privacy::Deanonymizer restore(anonymizer, escalation.text, localOnly);
   std::string piece, restored;
   bool first = true, giveUp = false;
   for (;;) {
