@@ -32,6 +32,7 @@
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_model.h"
 #include "engine/privacy/policy.h"
+#include "engine/router/cost_caps_file.h"
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
 #include "sotto/hal/keystore.h"
@@ -750,9 +751,11 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   ro.supervisor = {router::Millis{config.budgetFirstTokenMs}, router::Millis{config.hardTimeoutMs}};
   ro.cloudConfigured = impl->cloud != nullptr && impl->audit != nullptr;
   ro.logDecisions = overrides.logDecisions;
+  ro.capsFile = stateDir + "/" + router::kCostCapsFileName;  // a restart must not reset the cost caps
   auto router = router::Router::create(ro);
   if (!router) return std::move(router).error();
   impl->router = std::move(*router);
+  if (std::string w = impl->router->restoreCaps(now()); !w.empty()) impl->warnings.push_back(w);
   return std::unique_ptr<Brain>(new Brain(std::move(impl)));
 }
 

@@ -369,5 +369,31 @@ TEST(BrainCloudUntrusted, AskCommandEndsByTheDeadlineAndSaysSo) {
   }
 }
 
+// Cost caps survive restarts: the count is in the state directory, so a new brain (a restarted daemon, another
+// `sotto ask`) still sees the hour's requests. Before: every start began at zero.
+TEST(BrainCloudUntrusted, CostCapsSurviveARestart) {
+  Peer peer("");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.cloudMaxPerHour = 1;
+  c.cloudMaxPerDay = 1;
+  BrainOverrides o = testOverrides();
+  o.cloudUrl = peer.url();
+  {
+    auto b = makeBrain(c, o);
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(ask(*b, "why is the sky blue").escalated);
+  }
+  auto restarted = makeBrain(c, o);
+  ASSERT_TRUE(restarted);
+  RecordingSink sink;
+  const AskResult r = ask(*restarted, "how far away is the moon", &sink);
+  EXPECT_FALSE(r.escalated);
+  ASSERT_EQ(sink.decisions.size(), 1u);
+  EXPECT_EQ(sink.decisions[0].cloudBlock, router::CloudBlock::costCap) << sink.lines[0];
+  EXPECT_EQ(peer.server->requests(), 1u);
+}
+
 }  // namespace
 }  // namespace sotto::brain::test
