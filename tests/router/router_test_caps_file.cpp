@@ -53,6 +53,7 @@ RouteInputs capsQuestion() {
 
 // Before: every restart started the hour and the day at zero.
 TEST(RouterCapsFile, CountsSurviveARestart) {
+  gWallMs = 1'700'000'000'000;
   CapsDir dir;
   ASSERT_FALSE(dir.path.empty());
   {
@@ -80,16 +81,19 @@ TEST(RouterCapsFile, CountsSurviveARestart) {
   EXPECT_EQ(again->route(capsQuestion(), boot + 50min).route, Route::cloud);
   // ... and the day cap of 5 counts all of them across both runs.
   EXPECT_EQ(again->caps().state(boot + 50min).lastDay, 4u);
-  gWallMs += 24 * 3600'000LL;
 }
 
 // A damaged file is never read as zero: it is set aside, reported, and the caps count as reached for a day.
 TEST(RouterCapsFile, CorruptFileIsReportedAndTakenAsCapsReached) {
+  gWallMs = 1'700'000'000'000;
   const std::vector<std::int64_t> good{gWallMs - 1000, gWallMs - 500};
   const std::string valid = encodeCostCaps(good);
+  std::string digit = valid;  // one digit of the first time changed: the sum shows it
+  const std::size_t at = digit.find("1699999999000");
+  ASSERT_NE(at, std::string::npos) << valid;
+  digit[at + 4] = '8';
   for (const std::string& bad : {std::string("garbage"), valid.substr(0, valid.size() - 3),
-                                 valid.substr(0, valid.find("sum")), std::string(valid).replace(30, 1, "9"),
-                                 valid + "1\n", std::string()}) {
+                                 valid.substr(0, valid.find("sum")), digit, valid + "1\n", std::string()}) {
     SCOPED_TRACE(bad);
     CapsDir dir;
     std::ofstream(dir.file(), std::ios::binary) << bad;
