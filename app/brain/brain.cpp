@@ -14,6 +14,7 @@
 
 #include "engine/cache/answer_cache.h"
 #include "engine/cache/generator_embedder.h"
+#include "engine/cloud/answer_guard.h"
 #include "engine/cloud/client.h"
 #include "engine/intents/catalogue.h"
 #include "engine/intents/clock.h"
@@ -31,6 +32,7 @@
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_model.h"
 #include "engine/privacy/policy.h"
+#include "engine/router/cost_caps_file.h"
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
 #include "sotto/hal/keystore.h"
@@ -90,20 +92,41 @@ struct TokenCollector final : llm::GenerationSink {
   }
 };
 
-// Forwards every event and notes when the first piece of the answer went out (the router's latency model).
-struct FirstTextClock final : AskSink {
-  explicit FirstTextClock(AskSink& inner) : inner_(inner) {}
+// Everything the brain says passes here: made safe for the speaker and the terminal (no control or format
+// characters, whatever the route), bounded at tts.max-answer-chars, recorded as the answer (so AskResult::answer is
+// exactly what was said), and timed (the first piece feeds the router's latency model).
+struct AnswerOut final : AskSink {
+  AnswerOut(AskSink& inner, std::size_t maxChars) : guard_(maxChars), inner_(inner) {}
   void onDecision(const router::RouteDecision& d, std::string_view line) override { inner_.onDecision(d, line); }
   void onFiller(std::string_view t) override { inner_.onFiller(t); }
   void onText(std::string_view piece) override {
-    if (!first && !piece.empty()) first = now();
-    inner_.onText(piece);
+    safe_.clear();
+    guard_.feed(piece, safe_);
+    if (safe_.empty()) return;
+    if (!first) first = now();
+    answer.append(safe_);
+    inner_.onText(safe_);
   }
-  void onWarning(std::string_view m) override { inner_.onWarning(m); }
+  void onWarning(std::string_view m) override { inner_.onWarning(cloud::safeText(m)); }
+  // Ends an answer cut short: the honest ending after what was said (ours and short: past the length bound).
+  void endWith(std::string_view ending) {
+    guard_.finish();
+    std::string e = answer.empty() || answer.back() == ' ' ? std::string(ending) : " " + std::string(ending);
+    if (!first) first = now();
+    answer += e;
+    inner_.onText(e);
+    ended_ = true;
+  }
+  bool cut() const { return guard_.cut(); }
+  bool ended() const { return ended_; }
+  std::string answer;
   std::optional<router::Millis> first;
 
  private:
+  cloud::AnswerGuard guard_;
   AskSink& inner_;
+  std::string safe_;
+  bool ended_ = false;
 };
 
 }  // namespace
@@ -147,18 +170,20 @@ struct Brain::Impl {
   std::string localPrompt(std::string_view text) const;
   void remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive);
   // The cloud route: audit, send the anonymized prompt, stream and de-anonymize the answer under the supervisor
-  // (filler, hard timeout); on failure the local model answers (or the user is told plainly).
+  // (filler, the whole answer's hard timeout). A failure before anything was said: the local model answers (or the
+  // user is told plainly). A failure, the deadline or a length bound after part was said: that part stays and ends
+  // with an honest ending (out.complete = false).
   Status askCloud(std::string_view text, const privacy::EscalationDecision& escalation,
-                  const router::RouteDecision& d, AskSink& sink, const pipeline::CancelToken* cancel, AskResult& out);
+                  const router::RouteDecision& d, AnswerOut& sink, const pipeline::CancelToken* cancel, AskResult& out);
   // The local model's answer from the start (fallbacks).
-  Status answerLocally(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel, AskResult& out);
+  Status answerLocally(std::string_view text, AnswerOut& sink, const pipeline::CancelToken* cancel, AskResult& out);
   void saveCache(AskSink& sink);
 };
 
 // Answers worth keeping: not the handlers' (they are computed fresh), not "cannot answer"; time-sensitive ones
 // (weather, news, "today") expire within minutes.
 void Brain::Impl::remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive) {
-  if (!cache || out.answer.empty()) return;
+  if (!cache || out.answer.empty() || !out.complete) return;  // never keep an answer cut short
   if (out.route != router::Route::local && out.route != router::Route::cloud) return;
   const auto cls = timeSensitive ? cache::AnswerClass::timeSensitive : cache::AnswerClass::staticKnowledge;
   if (cache->insert(text, out.answer, cls, slots) == cache::InsertOutcome::stored) cacheDirty = true;
@@ -173,6 +198,9 @@ void Brain::Impl::saveCache(AskSink& sink) {
 }
 
 namespace {
+
+// Tokens a cloud answer may have (the request's max_tokens; the client cuts at its byte equivalent).
+constexpr std::uint32_t kCloudMaxTokens = 256;
 
 // What the cloud is told about its role; no device identity, no user data beyond the anonymized question.
 constexpr const char* kCloudSystemPrompt =
@@ -213,12 +241,11 @@ std::string hostOf(const std::string& url) {
 
 }  // namespace
 
-Status Brain::Impl::answerLocally(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel,
+Status Brain::Impl::answerLocally(std::string_view text, AnswerOut& sink, const pipeline::CancelToken* cancel,
                                   AskResult& out) {
   if (!local) {
     out.route = router::Route::cannotAnswer;
-    out.answer = router::kCannotAnswerText;
-    sink.onText(out.answer);
+    sink.onText(router::kCannotAnswerText);
     return {};
   }
   TokenCollector c;
@@ -226,17 +253,16 @@ Status Brain::Impl::answerLocally(std::string_view text, AskSink& sink, const pi
   auto r = generateLocal(text, c, overrides.maxAnswerTokens, cancel);
   if (!r) return std::move(r).error();
   out.route = router::Route::local;
-  out.answer = c.text;
   return {};
 }
 
 Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDecision& escalation,
-                             const router::RouteDecision& d, AskSink& sink, const pipeline::CancelToken* cancel,
+                             const router::RouteDecision& d, AnswerOut& sink, const pipeline::CancelToken* cancel,
                              AskResult& out) {
   cloud::ChatRequest req;
   req.model = config.cloudModel.empty() ? "default" : config.cloudModel;
   req.messages = {{"system", kCloudSystemPrompt}, {"user", escalation.text}};
-  req.maxTokens = 256;
+  req.maxTokens = kCloudMaxTokens;  // the client also cuts the answer at its byte equivalent
   if (deviceId) req.user = deviceId->at(std::chrono::system_clock::now());
   const std::string body = cloud::buildChatRequestBody(req);
   // On record before it leaves: no audit entry, no request.
@@ -252,8 +278,15 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
     return answerLocally(text, sink, cancel, out);
   }
 
+  // Local-only values are never said back, in any mode (standard mode sends them as placeholders).
+  privacy::PiiTypeMask localOnly = 0;
+  for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+    const auto type = static_cast<privacy::PiiType>(t);
+    if (policy.get(type) == privacy::PiiPolicy::localOnly) localOnly |= privacy::piiTypeBit(type);
+  }
+
   DeltaQueue q;
-  pipeline::CancelToken stopCloud;  // the supervisor's hard timeout or the user's barge-in
+  pipeline::CancelToken stopCloud;  // the supervisor's deadline, a length bound or the user's barge-in
   cloud::ChatOutcome outcome;
   std::thread worker([&] {
     outcome = cloud->chat(req, q, &stopCloud);
@@ -261,9 +294,18 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
   });
   router::RequestSupervisor sup = router->makeSupervisor();
   sup.start(router::Route::cloud, local.has_value(), now(), cancel);
-  privacy::Deanonymizer restore(anonymizer);
+  privacy::Deanonymizer restore(anonymizer, escalation.text, localOnly);
   std::string piece, restored;
-  bool first = true, giveUp = false;
+  bool spoke = false;    // part of the answer was said
+  bool stopped = false;  // we ended the stream (deadline, bound, fallback, barge-in): what still comes is dropped
+  router::SupervisorAction verdict = router::SupervisorAction::none;
+  const char* ending = nullptr;  // the honest ending of an answer cut short
+  const auto noteSpoken = [&] {
+    if (spoke || sink.answer.empty()) return;
+    spoke = true;
+    (void)sup.onFirstToken(now());
+    router->onCloudSuccess(now());
+  };
   for (;;) {
     bool finished = false;
     {
@@ -280,31 +322,43 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
       q.pending.clear();
       finished = q.done && q.pending.empty();
     }
-    if (cancel != nullptr && cancel->cancelled()) stopCloud.cancel();
-    if (!piece.empty() && !giveUp) {
-      if (first) {
-        first = false;
-        (void)sup.onFirstToken(now());
-        router->onCloudSuccess(now());
-      }
+    if (cancel != nullptr && cancel->cancelled()) {
+      stopped = true;
+      stopCloud.cancel();
+    }
+    if (!piece.empty() && !stopped) {
       restored.clear();
       restore.feed(piece, restored);
-      out.answer += restored;
       sink.onText(restored);
-      piece.clear();
+      noteSpoken();
+      if (sink.cut()) {  // tts.max-answer-chars: enough said
+        stopped = true;
+        ending = router::kTooLongText;
+        stopCloud.cancel();
+      }
     }
+    piece.clear();
     if (finished) break;
-    switch (sup.onTick(now())) {
+    if (stopped) continue;  // only waiting for the client to let go (it polls its cancel token every 20 ms)
+    const router::SupervisorAction a = sup.onTick(now());
+    switch (a) {
       case router::SupervisorAction::speakFiller:
         out.filler = true;
         sink.onFiller(router::kFillerText);
         break;
       case router::SupervisorAction::fallbackLocal:
       case router::SupervisorAction::sayCannotAnswer:
-        giveUp = true;
+      case router::SupervisorAction::endIncomplete:
+        verdict = a;  // the hard timeout: before anything was said, or with the answer unfinished
+        if (a == router::SupervisorAction::endIncomplete) ending = router::kOutOfTimeText;
+        stopped = true;
         stopCloud.cancel();
         break;
-      default: break;
+      case router::SupervisorAction::stop:
+        stopped = true;
+        stopCloud.cancel();
+        break;
+      case router::SupervisorAction::none: break;
     }
   }
   worker.join();
@@ -314,24 +368,60 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
     out.anonymized = escalation.text;
     if (outcome.requestBody != body) sink.onWarning("the request sent differs from the one audited");
   }
-  if (!giveUp && outcome.ok()) {
+  if (cancel != nullptr && cancel->cancelled()) {  // barge-in: say nothing more
+    router->onCloudAbandoned();
+    out.complete = false;
+    return {};
+  }
+  const std::string hardMs = std::to_string(config.hardTimeoutMs);
+  if (!stopped && outcome.ok()) {
     restored.clear();
     restore.finish(restored);
-    out.answer += restored;
     sink.onText(restored);
+    noteSpoken();
+    if (sink.cut()) {
+      ending = router::kTooLongText;
+    } else {
+      verdict = sup.onFinished(now());  // none, or a fallback when the stream held no answer at all
+      if (verdict != router::SupervisorAction::none) {
+        router->onCloudFailure(now());
+        sink.onWarning("cloud: the answer was empty");
+      }
+    }
+  } else if (!stopped) {
+    // The stream failed by itself: reset, malformed event, server error, timeout, the byte bound ...
+    if (!spoke) router->onCloudFailure(now());
+    sink.onWarning(std::string("cloud: ") + cloud::cloudErrcName(outcome.error) +
+                   (outcome.message.empty() ? "" : ": " + outcome.message));
+    verdict = sup.onError(now());
+    if (verdict == router::SupervisorAction::endIncomplete) {
+      ending = outcome.error == cloud::CloudErrc::tooLarge ? router::kTooLongText : router::kLostConnectionText;
+    }
+  } else if (verdict == router::SupervisorAction::fallbackLocal ||
+             verdict == router::SupervisorAction::sayCannotAnswer) {
+    router->onCloudFailure(now());
+    sink.onWarning("cloud: no answer within latency.hard-timeout-ms (" + hardMs + " ms)");
+  } else if (verdict == router::SupervisorAction::endIncomplete) {
+    sink.onWarning("cloud: the answer did not finish within latency.hard-timeout-ms (" + hardMs + " ms)");
+  } else if (ending == router::kTooLongText) {
+    sink.onWarning("cloud: the answer passed tts.max-answer-chars (" + std::to_string(config.ttsMaxAnswerChars) +
+                   "); cut");
+  }
+  if (ending != nullptr) {
+    sink.endWith(ending);
+    out.complete = false;
     return {};
   }
-  // Failed, stalled past the hard timeout, or cancelled.
-  if (cancel != nullptr && cancel->cancelled()) {
-    router->onCloudAbandoned();
-    return {};
+  if (verdict == router::SupervisorAction::fallbackLocal || verdict == router::SupervisorAction::sayCannotAnswer) {
+    out.fellBack = true;
+    if (verdict == router::SupervisorAction::sayCannotAnswer || !local) {
+      out.route = router::Route::cannotAnswer;
+      sink.onText(router::kCannotAnswerText);
+      return {};
+    }
+    return answerLocally(text, sink, cancel, out);
   }
-  if (first) router->onCloudFailure(now());
-  sink.onWarning(std::string("cloud: ") + cloud::cloudErrcName(outcome.error) +
-                 (outcome.message.empty() ? "" : ": " + outcome.message));
-  if (!out.answer.empty()) return {};  // part of the answer was spoken: do not start another one
-  out.fellBack = true;
-  return answerLocally(text, sink, cancel, out);
+  return {};
 }
 
 namespace {
@@ -366,7 +456,7 @@ Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, 
 }
 
 Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel) {
-  FirstTextClock sink(outer);
+  AnswerOut sink(outer, config.ttsMaxAnswerChars);
   const router::Millis tStart = now();
   AskResult out;
   router::RouteInputs in;
@@ -437,8 +527,7 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
   // 6. Answer.
   switch (d.route) {
     case router::Route::intent: {
-      out.answer = handled ? handled->speech : std::string();
-      if (!out.answer.empty()) sink.onText(out.answer);
+      if (handled && !handled->speech.empty()) sink.onText(handled->speech);
       // "go offline" / "privacy online": the switch takes effect for the very next request.
       if (handled && handled->effect.kind == intents::EffectKind::privacyOffline) {
         mode = router::PrivacyMode::offline;
@@ -457,12 +546,10 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
         auto r = generateLocal(text, collected, overrides.maxAnswerTokens - have, cancel);
         if (!r) return std::move(r).error();
       }
-      out.answer = collected.text;
       break;
     }
     case router::Route::cache: {
-      out.answer = cached;
-      sink.onText(out.answer);
+      sink.onText(cached);
       break;
     }
     case router::Route::cloud: {
@@ -471,11 +558,16 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     }
     case router::Route::cannotAnswer: {
       out.route = router::Route::cannotAnswer;
-      out.answer = router::kCannotAnswerText;
-      sink.onText(out.answer);
+      sink.onText(router::kCannotAnswerText);
       break;
     }
   }
+  // A local or cached answer past tts.max-answer-chars was cut by the guard: say so, like a cloud one.
+  if (sink.cut() && !sink.ended()) {
+    sink.endWith(router::kTooLongText);
+    out.complete = false;
+  }
+  out.answer = sink.answer;
   // The latency the router predicts routes with: from the request to the answer's first piece (TTS adds its own).
   if (sink.first) {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(*sink.first - tStart).count();
@@ -659,9 +751,11 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   ro.supervisor = {router::Millis{config.budgetFirstTokenMs}, router::Millis{config.hardTimeoutMs}};
   ro.cloudConfigured = impl->cloud != nullptr && impl->audit != nullptr;
   ro.logDecisions = overrides.logDecisions;
+  ro.capsFile = stateDir + "/" + router::kCostCapsFileName;  // a restart must not reset the cost caps
   auto router = router::Router::create(ro);
   if (!router) return std::move(router).error();
   impl->router = std::move(*router);
+  if (std::string w = impl->router->restoreCaps(now()); !w.empty()) impl->warnings.push_back(w);
   return std::unique_ptr<Brain>(new Brain(std::move(impl)));
 }
 
@@ -672,6 +766,7 @@ Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipelin
 void Brain::setPrivacyMode(router::PrivacyMode mode) { impl_->mode = mode; }
 router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
+router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
 
 std::vector<std::string> Brain::dueAnnouncements() {
   std::vector<std::string> out = std::move(impl_->startAnnouncements);

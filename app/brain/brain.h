@@ -12,6 +12,7 @@
 #include "engine/pipeline/cancel_token.h"
 #include "engine/router/decision.h"
 #include "engine/router/route.h"
+#include "engine/router/router_metrics.h"
 #include "sotto/hal/result.h"
 
 namespace sotto::brain {
@@ -35,7 +36,12 @@ struct AskResult {
   bool escalated = false;
   std::optional<std::string> sent;
   std::string anonymized;  // the anonymized prompt sent to the cloud (empty when nothing left)
-  std::string answer;      // the full answer as spoken (placeholders restored)
+  std::string answer;      // the full answer exactly as said (placeholders restored, unsafe characters dropped)
+  // False when the answer was cut short: the connection failed or the stream broke after part of it was said, the
+  // whole answer passed latency.hard-timeout-ms, it passed a length bound (the request's max_tokens in bytes,
+  // tts.max-answer-chars), or a barge-in stopped it. The part said stays and ends with an honest ending
+  // ("... sorry, I lost the connection."); none after a barge-in.
+  bool complete = true;
   bool filler = false;     // "Let me check that." was spoken while waiting
   bool fellBack = false;   // the first route failed and another answered
 };
@@ -48,7 +54,7 @@ class AskSink {
     (void)logLine;
   }
   virtual void onFiller(std::string_view text) { (void)text; }
-  virtual void onText(std::string_view piece) = 0;  // answer text, streamed
+  virtual void onText(std::string_view piece) = 0;  // answer text, streamed (safe to speak and print)
   virtual void onWarning(std::string_view message) { (void)message; }
 
  protected:
@@ -80,6 +86,8 @@ class Brain {
   // Run-time privacy switch (the "privacy offline/online" intents and the control API use it).
   void setPrivacyMode(router::PrivacyMode mode);
   router::PrivacyMode privacyMode() const;
+  // The router's counters (route mix, fillers, fallbacks, hard timeouts, answers cut short ...). Any thread.
+  router::RouterCounts routerCounts() const;
   // What could not be loaded at create(), one line each.
   const std::vector<std::string>& warnings() const;
   // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and

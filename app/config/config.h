@@ -82,6 +82,7 @@ struct Config {
   // Text to speech (engine/speech/tts.h): engine and voice by name, rate and volume in percent.
   std::string ttsEngine, ttsVoice, ttsEspeakData;
   uint32_t ttsRatePercent = 0, ttsVolumePercent = 0;
+  uint32_t ttsMaxAnswerChars = 0;  // longest answer spoken, in code points (the brain cuts longer ones)
   bool operator==(const Config&) const = default;
 };
 

@@ -171,6 +171,9 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Gain on the synthesized speech (saturating): 100 leaves it unchanged."),
     pathSetting("tts.espeak-data", "", Empty::allowed, SOTTO_FIELD(ttsEspeakData),
                 "Directory of espeak-ng's espeak-ng-data; empty = the library's compiled-in location."),
+    unsignedSetting("tts.max-answer-chars", "1000", "characters", 50, 20000, SOTTO_FIELD(ttsMaxAnswerChars),
+                    "Longest answer spoken (and printed by sotto ask), in characters: a longer one is cut at a word "
+                    "boundary and ends saying so."),
 
     cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
                    "CPUs the audio thread may run on; empty = no pinning."),
@@ -281,7 +284,9 @@ constexpr auto kSettings = std::to_array<Setting>({
     unsignedSetting("latency.first-token-ms", "700", "ms", 50, 10000, SOTTO_FIELD(budgetFirstTokenMs),
                     "Budget for the local model's first token; the router degrades when it is exceeded."),
     unsignedSetting("latency.hard-timeout-ms", "8000", "ms", 1000, 60000, SOTTO_FIELD(hardTimeoutMs),
-                    "A request that has not finished after this long is abandoned and the user told."),
+                    "Deadline of a whole answer (not only its first token): a cloud answer not finished this long "
+                    "after it was sent is cut, what was said ending with \"I ran out of time\"; with nothing said "
+                    "yet, the local model answers or the user is told."),
 
     unsignedSetting("router.intent-confidence-percent", "60", "%", 0, 100, SOTTO_FIELD(routerIntentConfidencePercent),
                     "An intent match at least this confident is answered by its deterministic handler."),

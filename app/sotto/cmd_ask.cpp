@@ -10,6 +10,7 @@
 #include "app/config/config.h"
 #include "app/common/json_text.h"
 #include "app/sotto/commands.h"
+#include "engine/cloud/answer_guard.h"
 #include "engine/intents/catalogue.h"
 
 namespace sotto::cli {
@@ -23,7 +24,8 @@ void askUsage(FILE* out) {
       "anonymized request if anything left the device, and the answer.\n"
       "\n"
       "  --json               one JSON object per event; the last is {\"event\":\"done\",\"route\":...,\"reason\":...,\n"
-      "                       \"escalated\":bool,\"sent\":\"exact request bytes\"|null}\n"
+      "                       \"escalated\":bool,\"sent\":\"exact request bytes\"|null,\"answer\":...,\n"
+      "                       \"complete\":bool} (complete: false when the answer was cut short)\n"
       "  --privacy MODE       offline, private or standard (default: the config's privacy.mode)\n"
       "  --route ROUTE        auto (default), intent, cache, local or cloud: force a route (still subject to the\n"
       "                       privacy mode)\n"
@@ -34,7 +36,12 @@ void askUsage(FILE* out) {
       "  --catalogue FILE     intent catalogue (default /etc/sotto/intents.xml)\n"
       "  -n N                 local answers: tokens at most (default 96)\n"
       "\n"
-      "Exit status: 0 answered (or said plainly that it cannot), 1 runtime error, 2 usage or config error.\n",
+      "The answer is cut short, keeping what was said and ending it honestly (\"... sorry, I lost the\n"
+      "connection.\"), when the cloud stream fails midway, when the whole answer passes latency.hard-timeout-ms,\n"
+      "or at tts.max-answer-chars; control and format characters never reach the terminal.\n"
+      "\n"
+      "Exit status: 0 answered (or said plainly that it cannot), 1 runtime error or an answer cut short,\n"
+      "2 usage or config error.\n",
       out);
 }
 class PrintSink final : public brain::AskSink {
@@ -70,7 +77,8 @@ class PrintSink final : public brain::AskSink {
     std::fflush(stdout);
   }
   void onWarning(std::string_view message) override {
-    std::fprintf(stderr, "sotto ask: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+    const std::string safe = cloud::safeText(message);  // server error texts end up here: no escapes on the tty
+    std::fprintf(stderr, "sotto ask: warning: %s\n", safe.c_str());
   }
   bool started() const { return started_; }
 
@@ -171,7 +179,8 @@ int cmdAsk(int argc, char** argv) {
     std::fprintf(stderr, "sotto ask: %s\n", b.error().message.c_str());
     return 1;
   }
-  for (const std::string& w : (*b)->warnings()) std::fprintf(stderr, "sotto ask: warning: %s\n", w.c_str());
+  for (const std::string& w : (*b)->warnings())
+    std::fprintf(stderr, "sotto ask: warning: %s\n", cloud::safeText(w).c_str());
   PrintSink sink(asJson);
   auto r = (*b)->ask(text, sink);
   if (!r) {
@@ -179,14 +188,21 @@ int cmdAsk(int argc, char** argv) {
     return 1;
   }
   if (asJson) {
-    std::printf("{\"event\":\"done\",\"route\":\"%s\",\"reason\":\"%s\",\"escalated\":%s,\"sent\":%s,\"answer\":%s}\n",
+    std::printf("{\"event\":\"done\",\"route\":\"%s\",\"reason\":\"%s\",\"escalated\":%s,\"sent\":%s,\"answer\":%s,"
+                "\"complete\":%s}\n",
                 router::routeName(r->route), router::reasonName(r->reason), r->escalated ? "true" : "false",
-                r->sent ? app::jsonString(*r->sent).c_str() : "null", app::jsonString(r->answer).c_str());
+                r->sent ? app::jsonString(*r->sent).c_str() : "null", app::jsonString(r->answer).c_str(),
+                r->complete ? "true" : "false");
   } else {
     if (sink.started()) std::fputc('\n', stdout);
-    if (r->escalated) std::printf("sent (anonymized): %s\n", r->anonymized.c_str());
+    if (r->escalated) std::printf("sent (anonymized): %s\n", cloud::safeText(r->anonymized).c_str());
   }
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (!r->complete) {
+    std::fprintf(stderr, "sotto ask: the answer was cut short (see the warnings above)\n");
+    return 1;
+  }
+  return flushed ? 0 : 1;
 }
 
 }  // namespace sotto::cli

@@ -30,7 +30,7 @@ void serveUsage(FILE* out) {
       "  --bind ADDR            numeric address to listen on (default 127.0.0.1)\n"
       "  --allow-remote         allow a non-loopback --bind (off: loopback only)\n"
       "  --fault SPEC           misbehave for tests: delay:MS, error:CODE, garbage, disconnect:AFTER_N, stall,\n"
-      "                         endless-line\n"
+      "                         endless-line, trickle:MS, reset:AFTER_N, malformed:AFTER_N, flood:BYTES\n"
       "  --model-name NAME      the \"model\" field of the answers (default sotto-local)\n"
       "  --record FILE          append every request body received to FILE, one per line\n"
       "  -t, --threads N        compute threads (default: the CPUs, at most 4)\n"

@@ -260,10 +260,10 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
       // The answer's words stay out of the log (they may repeat personal data): route, size and timing only.
       SOTTO_LOG_INFO("answer", "answered",
                      "request %llu: route=%s reason=%s, %zu bytes of answer, first text %.1f ms after the "
-                     "transcript%s%s%s",
+                     "transcript%s%s%s%s",
                      ull(request->sequence), router::routeName(r->route), router::reasonName(r->reason),
                      r->answer.size(), textMs, r->filler ? ", filler spoken" : "", r->fellBack ? ", fell back" : "",
-                     cancel_->cancelled() ? ", cancelled" : "");
+                     r->complete ? "" : ", cut short", cancel_->cancelled() ? ", cancelled" : "");
     }
   }
   if (speak && !post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::end), 0, id))) {

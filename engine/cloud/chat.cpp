@@ -133,8 +133,17 @@ bool ChatStreamDecoder::onEvent(std::string_view event, std::string_view data) {
   if (content == nullptr || content->isNull()) return true;  // role-only or tool chunks
   if (!content->isString()) return fail(CloudErrc::malformedStream, "\"delta.content\" is not a string");
   const std::string& text = content->asString();
-  if (answerBytes_ + text.size() > limits_.maxAnswerBytes)
+  if (answerBytes_ + text.size() > limits_.maxAnswerBytes) {
+    // What fits is still the answer's (the caller ends it honestly); cut on a UTF-8 sequence boundary.
+    size_t keep = limits_.maxAnswerBytes - answerBytes_;
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+    if (keep > 0) {
+      answerBytes_ += keep;
+      ++deltas_;
+      sink_.onDelta(std::string_view(text).substr(0, keep));
+    }
     return fail(CloudErrc::tooLarge, "answer longer than " + std::to_string(limits_.maxAnswerBytes) + " bytes");
+  }
   if (text.empty()) return true;  // e.g. the role chunk's ""
   answerBytes_ += text.size();
   ++deltas_;

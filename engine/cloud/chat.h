@@ -67,9 +67,18 @@ struct StreamLimits {
   size_t maxAnswerBytes = 1u << 20;  // text of all deltas together
 };
 
+// The byte bound equivalent to a request's max_tokens: a server that sends more than it was asked for is cut
+// there (CloudErrc::tooLarge after the text up to the bound). Generous for real tokenizers (English averages about
+// 4 bytes a token; long tokens of spaces or CJK about 12). Any thread.
+inline constexpr size_t kMaxAnswerBytesPerToken = 16;
+constexpr size_t maxAnswerBytesFor(uint32_t maxTokens) {
+  return static_cast<size_t>(maxTokens == 0 ? 1 : maxTokens) * kMaxAnswerBytesPerToken;
+}
+
 // Decodes a chat-completions event stream fed in arbitrary pieces: each chunk's choices[0].delta.content goes to
 // the sink; "data: [DONE]" completes it; an "error" object (in a chunk or an "error" event) ends it as
-// serverError. One stream per decoder, one thread. Memory stays within `limits`.
+// serverError. One stream per decoder, one thread. Memory stays within `limits`; the delta that would pass
+// maxAnswerBytes is delivered up to the bound (whole UTF-8 sequences) and the stream then fails as tooLarge.
 class ChatStreamDecoder final : private SseHandler {
  public:
   ChatStreamDecoder(DeltaSink& sink, const StreamLimits& limits = {});

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -278,7 +279,9 @@ std::string describeErrorBody(const std::string& body) {
 ChatOutcome CloudClient::chat(const ChatRequest& request, DeltaSink& sink, const pipeline::CancelToken* cancel) {
   ChatOutcome out;
   out.requestBody = buildChatRequestBody(request);
-  Transfer t(sink, options_.limits);
+  StreamLimits limits = options_.limits;
+  limits.maxAnswerBytes = std::min(limits.maxAnswerBytes, maxAnswerBytesFor(request.maxTokens));
+  Transfer t(sink, limits);
   t.out = &out;
   t.start = Clock::now();
   const auto fail = [&](CloudErrc e, std::string m) {

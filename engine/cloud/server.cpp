@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -70,14 +71,20 @@ Result<ServerFault> parseServerFault(std::string_view spec) {
   const auto bad = [&] {
     return makeError(Errc::invalid_argument, "bad fault '" + std::string(spec) +
                                                  "': expected delay:MS, error:CODE, garbage, disconnect:AFTER_N, "
-                                                 "stall or endless-line");
+                                                 "stall, endless-line, trickle:MS, reset:AFTER_N, "
+                                                 "malformed:AFTER_N or flood:BYTES");
   };
   if (spec.empty() || spec == "none") return f;
-  if (name == "delay" || name == "error" || name == "disconnect") {
+  if (name == "delay" || name == "error" || name == "disconnect" || name == "trickle" || name == "reset" ||
+      name == "malformed" || name == "flood") {
     if (!hasArg || !parseU32(arg, f.value)) return bad();
-    f.kind = name == "delay" ? ServerFault::Kind::delay
-             : name == "error" ? ServerFault::Kind::error
-                               : ServerFault::Kind::disconnect;
+    f.kind = name == "delay"        ? ServerFault::Kind::delay
+             : name == "error"      ? ServerFault::Kind::error
+             : name == "disconnect" ? ServerFault::Kind::disconnect
+             : name == "trickle"    ? ServerFault::Kind::trickle
+             : name == "reset"      ? ServerFault::Kind::reset
+             : name == "malformed"  ? ServerFault::Kind::malformed
+                                    : ServerFault::Kind::flood;
     if (f.kind == ServerFault::Kind::error && (f.value < 400 || f.value > 599)) return bad();
     return f;
   }
@@ -161,6 +168,11 @@ class LoopbackServer::Connection {
       data.remove_prefix(static_cast<size_t>(n));
     }
     return true;
+  }
+  // Ends the connection with a TCP reset instead of an orderly close (the destructor closes it).
+  void resetOnClose() {
+    const linger l{1, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &l, sizeof l);
   }
   // True when the client closed its side (or the server stops) within `ms`.
   bool clientGoneWithin(int ms) {
@@ -398,6 +410,22 @@ void LoopbackServer::serve(int fd) {
         }
         return;
       }
+      case ServerFault::Kind::trickle:  // never finishes in any reasonable time, never stalls long enough to idle
+        for (uint32_t i = 0; i < kTrickleChunks; ++i) {
+          if (c.clientGoneWithin(static_cast<int>(fault.value)) || !c.send(w.content("."))) return;
+        }
+        c.send(w.event("{}", "stop") + "data: [DONE]\n\n");
+        return;
+      case ServerFault::Kind::flood: {
+        std::string words;
+        while (words.size() + 5 <= 4096) words += "word ";
+        const std::string event = w.content(words);
+        for (size_t sent = 0; sent < fault.value; sent += words.size()) {
+          if (stopping_.cancelled() || !c.send(event)) return;
+        }
+        c.send(w.event("{}", "length") + "data: [DONE]\n\n");
+        return;
+      }
       default: break;
     }
   }
@@ -422,8 +450,21 @@ void LoopbackServer::serve(int fd) {
         text.append(t);
         return;
       }
-      if (fault.kind == ServerFault::Kind::disconnect && chunks >= fault.value) {
+      const bool faultNow = chunks >= fault.value;
+      if (fault.kind == ServerFault::Kind::disconnect && faultNow) {
         dropped = true;  // the injected mid-stream disconnect
+        cancel.cancel();
+        return;
+      }
+      if (fault.kind == ServerFault::Kind::reset && faultNow) {
+        conn.resetOnClose();  // the injected reset: RST instead of FIN when the connection closes
+        dropped = true;
+        cancel.cancel();
+        return;
+      }
+      if (fault.kind == ServerFault::Kind::malformed && faultNow) {
+        conn.send("data: {\"id\":\"x\",\"choices\":\"not an array\"}\n\n");
+        dropped = true;
         cancel.cancel();
         return;
       }
@@ -442,6 +483,28 @@ void LoopbackServer::serve(int fd) {
   };
   pipeline::CancelToken cancel;
   Sink sink(c, w, fault, cancel, stopping_, stream);
+  if (!options_.script.empty() && stream) {
+    // The scripted answer, a few bytes a chunk (whole UTF-8 sequences: JSON strings hold code points).
+    std::string lastUser;
+    for (const llm::ChatMessage& m : chat)
+      if (m.role == "user") lastUser = m.content;
+    std::string text;
+    for (size_t at = 0; at < options_.script.size();) {
+      const size_t next = options_.script.find("{user}", at);
+      text.append(options_.script, at, next == std::string::npos ? std::string::npos : next - at);
+      if (next == std::string::npos) break;
+      text += lastUser;
+      at = next + 6;
+    }
+    for (size_t at = 0; at < text.size() && !sink.dropped && !stopping_.cancelled();) {
+      size_t end = std::min(text.size(), at + 3);
+      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      sink.emit(std::string_view(text).substr(at, end - at));
+      at = end;
+    }
+    if (!sink.dropped && !stopping_.cancelled()) c.send(w.event("{}", "stop") + "data: [DONE]\n\n");
+    return;
+  }
   auto r = generator_.generate(std::string_view(prompt), gen, &sink, &cancel);
   if (sink.dropped || stopping_.cancelled()) return;
   if (!r) {

@@ -29,12 +29,20 @@ struct ServerFault {
     disconnect,   // close the connection after `value` content chunks, without [DONE]
     stall,        // send the headers and the role chunk, then nothing until the client leaves
     endlessLine,  // an event-stream line that never ends
+    trickle,      // one "." content chunk every `value` ms, kTrickleChunks of them, then [DONE] (no model)
+    reset,        // reset the connection (TCP RST) after `value` content chunks
+    malformed,    // after `value` content chunks, a JSON chunk of the wrong shape ("choices" not an array)
+    flood,        // `value` bytes of content ("word word ...", 4 KiB a chunk) as fast as the client reads, then
+                  // [DONE] (no model)
   };
   Kind kind = Kind::none;
   uint32_t value = 0;
 };
 
-// "delay:MS", "error:CODE", "garbage", "disconnect:AFTER_N", "stall", "endless-line" (or "" for none).
+inline constexpr uint32_t kTrickleChunks = 60;
+
+// "delay:MS", "error:CODE", "garbage", "disconnect:AFTER_N", "stall", "endless-line", "trickle:MS", "reset:AFTER_N",
+// "malformed:AFTER_N", "flood:BYTES" (or "" for none).
 Result<ServerFault> parseServerFault(std::string_view spec);
 
 struct ServerOptions {
@@ -45,6 +53,10 @@ struct ServerOptions {
   std::string modelName = "sotto-local";  // the "model" field of the answers
   uint32_t maxTokensCap = 1024;           // a request's max_tokens is clamped to this
   std::string recordFile;                 // when set, every request body is appended to it (one per line)
+  // When set, the streamed answer is this text instead of the model's, sent 3 bytes a chunk (so placeholders and
+  // UTF-8 sequences arrive split); "{user}" in it stands for the last user message as received. Faults still apply
+  // (delay, error, stall, reset and malformed count these chunks).
+  std::string script;
 };
 
 // Threading: start() on the control thread spawns one server thread that serves connections one at a time and

@@ -149,6 +149,94 @@ Result<std::string> Anonymizer::anonymize(std::string_view text, const SpanBuffe
   return out;
 }
 
+const char* spokenOwnPlaceholder(PiiType type) noexcept {
+  switch (type) {
+    case PiiType::person: return "that person";
+    case PiiType::phone: return "your phone number";
+    case PiiType::email: return "your email address";
+    case PiiType::address: return "your address";
+    case PiiType::creditCard: return "your card number";
+    case PiiType::iban: return "your bank account number";
+    case PiiType::ssn: return "your social security number";
+    case PiiType::dateOfBirth: return "your date of birth";
+    case PiiType::age: return "your age";
+    case PiiType::ipAddress: return "your IP address";
+    case PiiType::accountNumber: return "your account number";
+    case PiiType::pinOrPassword: return "your PIN";
+    case PiiType::health: return "your health details";
+    case PiiType::location: return "that place";
+    default: return "that private detail";  // a type added later
+  }
+}
+
+const char* spokenUnknownPlaceholder(PiiType type) noexcept {
+  switch (type) {
+    case PiiType::person: return "someone";
+    case PiiType::phone: return "a phone number";
+    case PiiType::email: return "an email address";
+    case PiiType::address: return "an address";
+    case PiiType::creditCard: return "a card number";
+    case PiiType::iban: return "a bank account number";
+    case PiiType::ssn: return "a social security number";
+    case PiiType::dateOfBirth: return "a date of birth";
+    case PiiType::age: return "an age";
+    case PiiType::ipAddress: return "an IP address";
+    case PiiType::accountNumber: return "an account number";
+    case PiiType::pinOrPassword: return "a PIN";
+    case PiiType::health: return "a health detail";
+    case PiiType::location: return "a place";
+    default: return "something";
+  }
+}
+
+bool placeholderType(std::string_view token, PiiType& type) noexcept {
+  if (token.size() < 4 || token.front() != '[' || token.back() != ']') return false;
+  const std::string_view inner = token.substr(1, token.size() - 2);
+  const std::size_t us = inner.rfind('_');
+  if (us == std::string_view::npos || us + 1 == inner.size()) return false;
+  for (char c : inner.substr(us + 1))
+    if (c < '0' || c > '9') return false;
+  const std::string_view name = inner.substr(0, us);
+  for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+    if (name == piiTypeName(static_cast<PiiType>(t))) {
+      type = static_cast<PiiType>(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+Deanonymizer::Deanonymizer(const Anonymizer& mapping, std::string_view sent, PiiTypeMask neverRestore)
+    : mapping_(mapping), neverRestore_(neverRestore) {
+  // The placeholders this request carried: bracketed tokens of `sent` that the mapping knows.
+  for (std::size_t open = sent.find('['); open != std::string_view::npos; open = sent.find('[', open + 1)) {
+    const std::size_t close = sent.find(']', open);
+    if (close == std::string_view::npos) break;
+    const std::string_view token = sent.substr(open, close - open + 1);
+    if (token.size() > Anonymizer::kMaxPlaceholderBytes || mapping_.lookup(token) == nullptr) continue;
+    if (std::find(sent_.begin(), sent_.end(), token) == sent_.end()) sent_.emplace_back(token);
+  }
+}
+
+void Deanonymizer::resolve(std::string_view token, std::string& out) const {
+  PiiType type{};
+  const bool shaped = placeholderType(token, type);
+  if (std::find(sent_.begin(), sent_.end(), token) != sent_.end()) {
+    const std::string* value = mapping_.lookup(token);
+    if (value != nullptr && shaped && (neverRestore_ & piiTypeBit(type)) == 0) {
+      out += *value;
+    } else {
+      out += shaped ? spokenOwnPlaceholder(type) : "that private detail";
+    }
+    return;
+  }
+  if (shaped) {
+    out += spokenUnknownPlaceholder(type);  // not ours in this request: never filled in, never read as brackets
+  } else {
+    out.append(token);  // ordinary bracket text
+  }
+}
+
 void Deanonymizer::flushPending(std::string& out) {
   out.append(pending_.data(), pendingLen_);
   pendingLen_ = 0;
@@ -171,13 +259,8 @@ void Deanonymizer::feed(std::string_view chunk, std::string& out) {
     if (c == ']') {
       if (pendingLen_ + 1 <= pending_.size()) {
         pending_[pendingLen_++] = ']';
-        const std::string* value = mapping_.lookup(std::string_view(pending_.data(), pendingLen_));
-        if (value != nullptr) {
-          out += *value;
-          pendingLen_ = 0;
-        } else {
-          flushPending(out);
-        }
+        resolve(std::string_view(pending_.data(), pendingLen_), out);
+        pendingLen_ = 0;
       } else {
         flushPending(out);
         out += c;

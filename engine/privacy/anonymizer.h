@@ -71,16 +71,30 @@ class Anonymizer {
   std::array<std::uint32_t, kPiiTypeCount> next_{};
 };
 
-// Restores placeholders in a streamed answer. Text outside brackets passes through at once; a '[' holds output
-// back until the bracket closes (restored when the mapping knows it, passed through unchanged when not) or can no
+// How a placeholder is spoken when it is not restored (Deanonymizer): one of this request's placeholders of a type
+// that is never re-inserted ("your PIN", "your card number") and a placeholder this request did not send
+// ("someone", "a phone number"). Any thread.
+const char* spokenOwnPlaceholder(PiiType type) noexcept;
+const char* spokenUnknownPlaceholder(PiiType type) noexcept;
+// The type of a placeholder-shaped token "[PERSON_9]" (a type name, '_', digits, brackets), or false. Any thread.
+bool placeholderType(std::string_view token, PiiType& type) noexcept;
+
+// Restores placeholders in a streamed answer, trusting the answer with nothing:
+//  - only the placeholders that occur in `sent` (exactly what this request sent) are restored to their values;
+//  - of those, types in `neverRestore` (the local-only ones) are spoken as spokenOwnPlaceholder(): the answer says
+//    "your PIN", never the digits, in every privacy mode;
+//  - any other placeholder-shaped token ("[PERSON_9]", or one from an earlier turn) is spoken as
+//    spokenUnknownPlaceholder() ("someone"), never read out as brackets nor filled from the conversation;
+//  - other bracket text passes through unchanged ("[see above]").
+// Text outside brackets passes through at once; a '[' holds output back until the bracket closes or can no
 // longer be a placeholder (a character outside [A-Z0-9_], or longer than kMaxPlaceholderBytes): so "[PHO" + "NE_1]"
-// becomes the phone number, and "[see above]" stays as it is.
+// becomes the phone number.
 //
 // Threads: the thread that reads the answer stream; see Anonymizer for the rule on the mapping. Allocation only
-// when out grows.
+// when out grows (and at construction).
 class Deanonymizer {
  public:
-  explicit Deanonymizer(const Anonymizer& mapping) noexcept : mapping_(mapping) {}
+  Deanonymizer(const Anonymizer& mapping, std::string_view sent, PiiTypeMask neverRestore = 0);
   // Appends the restored text of chunk to out.
   void feed(std::string_view chunk, std::string& out);
   // End of the stream: appends anything held back, unchanged.
@@ -88,7 +102,10 @@ class Deanonymizer {
 
  private:
   void flushPending(std::string& out);
+  void resolve(std::string_view token, std::string& out) const;  // a whole "[...]" token
   const Anonymizer& mapping_;
+  std::vector<std::string> sent_;  // this request's placeholders (known to the mapping)
+  PiiTypeMask neverRestore_;
   std::array<char, Anonymizer::kMaxPlaceholderBytes> pending_{};
   std::size_t pendingLen_ = 0;
 };

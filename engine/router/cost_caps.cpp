@@ -58,4 +58,30 @@ bool CostCaps::record(Millis now) noexcept {
   return true;
 }
 
+std::vector<Millis> CostCaps::times(Millis now) const {
+  now = std::max(now, latest_);
+  std::vector<Millis> out;
+  out.reserve(size_);
+  for (std::uint32_t i = 0; i < size_; ++i)
+    if (at(i) > now - kDay) out.push_back(at(i));
+  return out;
+}
+
+void CostCaps::restore(std::span<const Millis> times, Millis now) noexcept {
+  head_ = 0;
+  size_ = 0;
+  latest_ = Millis{0};
+  const std::size_t cap = times_.size();
+  // The newest `cap` entries within the day, oldest first (the input is ascending).
+  const std::size_t first = times.size() > cap ? times.size() - cap : 0;
+  for (std::size_t i = first; i < times.size(); ++i) {
+    if (times[i] <= now - kDay) continue;
+    const Millis t = std::min(times[i], now);
+    const Millis previous = size_ > 0 ? times_[size_ - 1] : t;
+    times_[size_] = std::max(t, previous);  // the ring stays ordered whatever the input
+    ++size_;
+    latest_ = std::max(latest_, t);
+  }
+}
+
 }  // namespace sotto::router

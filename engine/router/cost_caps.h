@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/router/route.h"
@@ -24,7 +25,8 @@ struct CostCapState {
 
 // Keeps the send times of the last perDay requests (a ring sized at construction: the only allocation). Counts are
 // exact over sliding windows (now - 1 h, now] and (now - 24 h, now].
-// Threads: one thread (the brain thread); not thread-safe. No allocation after construction, no blocking.
+// Threads: one thread (the brain thread); not thread-safe. No allocation after construction (times() aside), no
+// blocking.
 class CostCaps {
  public:
   static constexpr std::uint32_t kMaxPerDay = 100000;
@@ -42,6 +44,12 @@ class CostCaps {
   bool record(Millis now) noexcept;
 
   const CostCapOptions& options() const noexcept { return options_; }
+
+  // Persistence (CostCapsFile): the send times counted in the last day, oldest first. Allocates (the save path).
+  std::vector<Millis> times(Millis now) const;
+  // Replaces the counted requests with `times` (ascending; on this clock): those a day old or more are dropped,
+  // those after `now` count as sent at `now`, and only the newest perDay are kept. No allocation.
+  void restore(std::span<const Millis> times, Millis now) noexcept;
 
  private:
   std::uint32_t countSince(Millis from) const noexcept;  // entries with time > from

@@ -3,6 +3,10 @@
 #include "engine/router/router.h"
 
 #include <array>
+#include <chrono>
+#include <vector>
+
+#include "engine/router/cost_caps_file.h"
 
 #include "sotto/hal/log.h"
 
@@ -51,6 +55,8 @@ RouteDecision Router::route(const RouteInputs& raw, Millis now) {
     } else if (!caps_.record(now)) {
       breaker_.onAbandoned();
       d = decide(complete(raw, now), options_.thresholds);
+    } else if (!options_.capsFile.empty()) {
+      saveCaps(now);  // counted before it is sent: a crash right after cannot forget it
     }
   }
   metrics_.countDecision(d);
@@ -60,6 +66,33 @@ RouteDecision Router::route(const RouteInputs& raw, Millis now) {
     SOTTO_LOG_INFO("router", "decision", "%s", line.data());
   }
   return d;
+}
+
+std::int64_t Router::wallNowMs() const noexcept {
+  if (options_.wallClockMs != nullptr) return options_.wallClockMs();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Router::restoreCaps(Millis now) {
+  if (options_.capsFile.empty()) return {};
+  const CostCapsLoad load = loadCostCaps(options_.capsFile, options_.caps, now, wallNowMs());
+  caps_.restore(load.times, now);
+  if (load.capsReached) saveCaps(now);  // the conservative count must survive the next restart too
+  return load.warning;
+}
+
+void Router::saveCaps(Millis now) {
+  const std::vector<Millis> times = caps_.times(now);
+  if (Status st = saveCostCaps(options_.capsFile, times, now, wallNowMs()); !st) {
+    if (!capsSaveFailing_) {
+      SOTTO_LOG_WARN("router", "caps-not-saved", "cloud request counts not saved (a restart would forget them): %s",
+                     st.error().message.c_str());
+    }
+    capsSaveFailing_ = true;
+  } else {
+    capsSaveFailing_ = false;
+  }
 }
 
 void Router::onCloudSuccess(Millis now) noexcept { breaker_.onSuccess(now); }

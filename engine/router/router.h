@@ -2,7 +2,9 @@
 // Router: decide() plus the state it needs (circuit breaker, cost caps, latency predictor), its log line and metrics.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "engine/router/circuit_breaker.h"
 #include "engine/router/cost_caps.h"
@@ -22,6 +24,10 @@ struct RouterOptions {
   SupervisorOptions supervisor;
   bool cloudConfigured = false;  // cloud.endpoint is set (and the cloud client was created)
   bool logDecisions = true;      // one info line per decision (stage "router", event "decision")
+  // The cost caps' counts across restarts (cost_caps_file.h): loaded by restoreCaps(), rewritten after every
+  // admitted cloud request. "" = counted in memory only.
+  std::string capsFile;
+  std::int64_t (*wallClockMs)() noexcept = nullptr;  // Unix time in ms for that file; null = the system clock
 };
 
 // Threads: create() on the control thread (allocates the cost-cap ring). route(), needsLocalConfidence(),
@@ -37,9 +43,14 @@ class Router {
   RouteInputs complete(RouteInputs in, Millis now) const noexcept;
   // needsLocalConfidence() on the completed inputs: generate the first tokens before route() when true.
   bool needsLocalConfidence(const RouteInputs& in, Millis now) const noexcept;
+  // The cost caps' counts from options().capsFile, at `now` (a corrupt or unreadable file: the caps count as
+  // reached, see loadCostCaps). Returns what to warn about ("" = nothing). Brain thread, before the first route();
+  // blocks on disk I/O.
+  std::string restoreCaps(Millis now);
+
   // complete(), decide(), one log line, metrics. When the route is cloud the request is admitted here: the breaker's
-  // half-open probe is taken and the request counts against the caps, so the caller must send it (or report
-  // onCloudAbandoned()).
+  // half-open probe is taken and the request counts against the caps (and is written to options().capsFile, a
+  // blocking write), so the caller must send it (or report onCloudAbandoned()).
   RouteDecision route(const RouteInputs& in, Millis now);
 
   // Outcome of an admitted cloud request: success = its first token arrived; failure = error, malformed stream or
@@ -63,12 +74,15 @@ class Router {
 
  private:
   explicit Router(const RouterOptions& options);
+  void saveCaps(Millis now);
+  std::int64_t wallNowMs() const noexcept;
 
   RouterOptions options_;
   CircuitBreaker breaker_;
   CostCaps caps_;
   LatencyPredictor latency_;
   RouterMetrics metrics_;
+  bool capsSaveFailing_ = false;  // warn once per streak of failed writes
 };
 
 }  // namespace sotto::router

@@ -29,6 +29,7 @@ RouterCounts RouterMetrics::snapshot() const noexcept {
   c.fallbacksLocal = load(fallbacksLocal_);
   c.fallbacksCannotAnswer = load(fallbacksCannotAnswer_);
   c.hardTimeouts = load(hardTimeouts_);
+  c.incomplete = load(incomplete_);
   c.streamErrors = load(streamErrors_);
   c.cancellations = load(cancellations_);
   c.breakerOpened = load(breakerOpened_);
@@ -50,7 +51,7 @@ std::string RouterCounts::format() const {
   }
   s += " fillers=" + std::to_string(fillers) + " fallbacks.local=" + std::to_string(fallbacksLocal) +
        " fallbacks.cannot-answer=" + std::to_string(fallbacksCannotAnswer) + " hard-timeouts=" +
-       std::to_string(hardTimeouts) + " stream-errors=" + std::to_string(streamErrors) +
+       std::to_string(hardTimeouts) + " incomplete=" + std::to_string(incomplete) + " stream-errors=" + std::to_string(streamErrors) +
        " cancellations=" + std::to_string(cancellations) + " breaker-opened=" + std::to_string(breakerOpened);
   return s;
 }

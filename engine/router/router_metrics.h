@@ -22,7 +22,8 @@ struct RouterCounts {
   std::uint64_t fillers = 0;            // "Let me check that." spoken
   std::uint64_t fallbacksLocal = 0;     // answered locally after a timeout or error of the chosen route
   std::uint64_t fallbacksCannotAnswer = 0;  // told the user it cannot answer now after a timeout or error
-  std::uint64_t hardTimeouts = 0;       // no first token within latency.hard-timeout-ms
+  std::uint64_t hardTimeouts = 0;       // an attempt not finished within latency.hard-timeout-ms
+  std::uint64_t incomplete = 0;         // answers cut short after part was spoken (error or deadline)
   std::uint64_t streamErrors = 0;       // the chosen route reported an error
   std::uint64_t cancellations = 0;      // barge-in ended a supervised request
   std::uint64_t breakerOpened = 0;      // times the circuit breaker opened
@@ -39,6 +40,7 @@ class RouterMetrics {
   void countFallbackLocal() noexcept { add(fallbacksLocal_); }
   void countFallbackCannotAnswer() noexcept { add(fallbacksCannotAnswer_); }
   void countHardTimeout() noexcept { add(hardTimeouts_); }
+  void countIncomplete() noexcept { add(incomplete_); }
   void countStreamError() noexcept { add(streamErrors_); }
   void countCancellation() noexcept { add(cancellations_); }
   void countBreakerOpened() noexcept { add(breakerOpened_); }
@@ -53,6 +55,7 @@ class RouterMetrics {
   std::array<std::atomic<std::uint64_t>, kCloudBlockCount> cloudBlocks_{};
   std::atomic<std::uint64_t> decisions_{0}, fillers_{0}, fallbacksLocal_{0}, fallbacksCannotAnswer_{0};
   std::atomic<std::uint64_t> hardTimeouts_{0}, streamErrors_{0}, cancellations_{0}, breakerOpened_{0};
+  std::atomic<std::uint64_t> incomplete_{0};
 };
 
 }  // namespace sotto::router

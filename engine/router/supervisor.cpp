@@ -12,6 +12,7 @@ const char* supervisorActionName(SupervisorAction a) noexcept {
     case SupervisorAction::speakFiller: return "speak-filler";
     case SupervisorAction::fallbackLocal: return "fallback-local";
     case SupervisorAction::sayCannotAnswer: return "say-cannot-answer";
+    case SupervisorAction::endIncomplete: return "end-incomplete";
     case SupervisorAction::stop: return "stop";
   }
   return "unknown";
@@ -24,6 +25,7 @@ const char* supervisorPhaseName(SupervisorPhase p) noexcept {
     case SupervisorPhase::streaming: return "streaming";
     case SupervisorPhase::done: return "done";
     case SupervisorPhase::failed: return "failed";
+    case SupervisorPhase::incomplete: return "incomplete";
     case SupervisorPhase::cancelled: return "cancelled";
   }
   return "unknown";
@@ -83,7 +85,14 @@ SupervisorAction RequestSupervisor::onError(Millis now) noexcept {
   if (checkCancel()) return wasCancelled ? SupervisorAction::none : SupervisorAction::stop;
   if (phase_ != SupervisorPhase::waiting && phase_ != SupervisorPhase::streaming) return SupervisorAction::none;
   if (metrics_ != nullptr) metrics_->countStreamError();
+  if (phase_ == SupervisorPhase::streaming) return endIncomplete();  // spoken words are not taken back
   return fallBack(now);
+}
+
+SupervisorAction RequestSupervisor::endIncomplete() noexcept {
+  phase_ = SupervisorPhase::incomplete;
+  if (metrics_ != nullptr) metrics_->countIncomplete();
+  return SupervisorAction::endIncomplete;
 }
 
 SupervisorAction RequestSupervisor::onFinished(Millis now) noexcept {
@@ -101,12 +110,13 @@ SupervisorAction RequestSupervisor::onFinished(Millis now) noexcept {
 SupervisorAction RequestSupervisor::onTick(Millis now) noexcept {
   const bool wasCancelled = phase_ == SupervisorPhase::cancelled;
   if (checkCancel()) return wasCancelled ? SupervisorAction::none : SupervisorAction::stop;
-  if (phase_ != SupervisorPhase::waiting) return SupervisorAction::none;
+  if (phase_ != SupervisorPhase::waiting && phase_ != SupervisorPhase::streaming) return SupervisorAction::none;
   const Millis waited = now - attemptStart_;
   if (waited >= options_.hardTimeout) {
     if (metrics_ != nullptr) metrics_->countHardTimeout();
-    return fallBack(now);
+    return phase_ == SupervisorPhase::streaming ? endIncomplete() : fallBack(now);
   }
+  if (phase_ == SupervisorPhase::streaming) return SupervisorAction::none;
   if (!fillerSpoken_ && waited >= options_.firstTokenBudget) {
     fillerSpoken_ = true;
     if (metrics_ != nullptr) metrics_->countFiller();
@@ -116,6 +126,7 @@ SupervisorAction RequestSupervisor::onTick(Millis now) noexcept {
 }
 
 Millis RequestSupervisor::nextDeadline() const noexcept {
+  if (phase_ == SupervisorPhase::streaming) return attemptStart_ + options_.hardTimeout;
   if (phase_ != SupervisorPhase::waiting) return Millis::max();
   if (!fillerSpoken_ && options_.firstTokenBudget < options_.hardTimeout) {
     return attemptStart_ + options_.firstTokenBudget;

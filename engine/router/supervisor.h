@@ -13,6 +13,10 @@ class RouterMetrics;
 
 inline constexpr const char* kFillerText = "Let me check that.";
 inline constexpr const char* kCannotAnswerText = "Sorry, I can't answer that right now.";
+// Honest endings of an answer cut short after part of it was spoken (the spoken part stays; one of these follows).
+inline constexpr const char* kLostConnectionText = "... sorry, I lost the connection.";
+inline constexpr const char* kOutOfTimeText = "... sorry, I ran out of time.";
+inline constexpr const char* kTooLongText = "... that is as much as I can say.";
 
 struct SupervisorOptions {
   Millis firstTokenBudget{700};  // latency.first-token-ms: no first token by then → speak the filler
@@ -25,6 +29,8 @@ enum class SupervisorAction : std::uint8_t {
   speakFiller,      // speak kFillerText now (at most once per request); keep the stream running
   fallbackLocal,    // cancel the current stream and answer with the local model; supervision continues on it
   sayCannotAnswer,  // cancel the current stream and speak kCannotAnswerText; the request is over
+  endIncomplete,    // cancel the current stream; what was spoken stays and ends with an honest ending
+                    // (kLostConnectionText after an error, kOutOfTimeText at the deadline); the request is over
   stop,             // the request's CancelToken fired (barge-in): stop everything, speak nothing
 };
 const char* supervisorActionName(SupervisorAction a) noexcept;
@@ -35,6 +41,7 @@ enum class SupervisorPhase : std::uint8_t {
   streaming,  // first token arrived; the answer is being spoken
   done,       // the answer finished
   failed,     // told the user it cannot answer
+  incomplete,  // the answer was cut short after part of it was spoken (error or deadline mid-stream)
   cancelled,  // barge-in
 };
 const char* supervisorPhaseName(SupervisorPhase p) noexcept;
@@ -43,11 +50,12 @@ const char* supervisorPhaseName(SupervisorPhase p) noexcept;
 // onError / onFinished as the answer stream reports, and onTick(now) whenever the caller wakes up (at the latest at
 // nextDeadline()). Rules:
 //  - No first token within firstTokenBudget of the attempt's start: speakFiller, once per request.
-//  - No first token within hardTimeout of the attempt's start, or an error (also one ending a stream mid-answer,
-//    or a stream that finished without a token): fallbackLocal if a local model is available and the local model
-//    has not been tried in this request (the fallback attempt gets its own hardTimeout), else sayCannotAnswer.
-//  - Once streaming, only errors, the end and cancellation matter (the hard timeout bounds the wait for the first
-//    token).
+//  - No first token within hardTimeout of the attempt's start, or an error before the first token (also a stream
+//    that finished without a token): fallbackLocal if a local model is available and the local model has not been
+//    tried in this request (the fallback attempt gets its own hardTimeout), else sayCannotAnswer.
+//  - Once streaming, part of the answer has been spoken and is not taken back: an error, or the attempt's
+//    hardTimeout passing before the answer finished (the deadline covers the whole answer, not only its first
+//    token), ends it with endIncomplete (counted as incomplete, and as a stream error or a hard timeout).
 //  - The cancel token is checked on every call: when it fired, the first call returns stop and later calls none.
 // Threads: one thread (the brain thread); no allocation, no blocking. Counts into metrics when given.
 class RequestSupervisor {
@@ -62,7 +70,8 @@ class RequestSupervisor {
   SupervisorAction onFinished(Millis now) noexcept;
   SupervisorAction onTick(Millis now) noexcept;
 
-  // The next time onTick has something to do (filler or hard timeout); Millis::max() when nothing is pending.
+  // The next time onTick has something to do (filler, or the attempt's hard timeout while waiting or streaming);
+  // Millis::max() when nothing is pending.
   Millis nextDeadline() const noexcept;
 
   SupervisorPhase phase() const noexcept { return phase_; }
@@ -75,6 +84,7 @@ class RequestSupervisor {
  private:
   bool checkCancel() noexcept;  // true when the request was (or just got) cancelled
   SupervisorAction fallBack(Millis now) noexcept;
+  SupervisorAction endIncomplete() noexcept;
 
   SupervisorOptions options_;
   RouterMetrics* metrics_;

@@ -25,7 +25,7 @@ TEST(CliAsk, JsonEndsWithTheDoneEvent) {
   EXPECT_NE(out.find("{\"event\":\"decision\",\"route\":\"intent\""), std::string::npos) << out;
   EXPECT_EQ(lastLine(out),
             "{\"event\":\"done\",\"route\":\"intent\",\"reason\":\"intent-confident\",\"escalated\":false,"
-            "\"sent\":null,\"answer\":\"Timer set for five minutes.\"}")
+            "\"sent\":null,\"answer\":\"Timer set for five minutes.\",\"complete\":true}")
       << out;
 }
 

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The cloud route against the real loopback server with faults: a failing server falls back to the local model,
 // a slow one gets the filler first, the request carries only the rotating pseudonym, and the "privacy mode"
-// intent switches escalation off for the next request.
+// intent switches escalation off for the next request. The cloud is not trusted: a trickling server is cut at the
+// hard timeout, a failure mid-stream ends the answer honestly, answers are bounded and cleaned, and no secret is
+// read back.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "engine/cloud/chat.h"
 #include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
+#include "tests/app/child.h"
 #include "tests/brain/brain_test_util.h"
 
 namespace sotto::brain::test {
@@ -18,7 +27,7 @@ struct Peer {
   std::unique_ptr<llm::Generator> generator;
   std::unique_ptr<cloud::LoopbackServer> server;
 
-  explicit Peer(const std::string& fault) {
+  explicit Peer(const std::string& fault, const std::string& script = "") {
     auto m = llm::Model::load(storiesModel());
     EXPECT_TRUE(m.ok());
     if (!m) return;
@@ -38,6 +47,7 @@ struct Peer {
     auto f = cloud::parseServerFault(fault);
     EXPECT_TRUE(f.ok());
     so.fault = *f;
+    so.script = script;
     auto s = cloud::LoopbackServer::start(*generator, *model, so);
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
     if (s) server = std::move(*s);
@@ -135,6 +145,254 @@ TEST(BrainCloud, PrivacyModeIntentStopsEscalationAtOnce) {
   ask(*b, "turn off privacy mode");
   EXPECT_EQ(b->privacyMode(), router::PrivacyMode::private_);
   EXPECT_TRUE(ask(*b, "why is the sea salty").escalated);
+}
+
+// --- The cloud is not trusted (issue 19) ---
+
+double msSinceCloud(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool endsWith(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::unique_ptr<Brain> cloudBrain(const Peer& peer, const ScratchDir& dir, bool withLocal,
+                                  void (*tweak)(config::Config&) = nullptr) {
+  config::Config c = testConfig(dir.path());
+  if (tweak != nullptr) tweak(c);
+  BrainOverrides o = testOverrides();
+  o.cloudUrl = peer.url();
+  o.forced = router::ForcedRoute::cloud;
+  if (withLocal) o.modelPath = storiesModel();
+  return makeBrain(c, o);
+}
+
+// latency.hard-timeout-ms is a deadline for the whole answer: a server trickling a "." every 250 ms (60 of them)
+// no longer holds the request for 15 s; what was said stays and ends with "ran out of time". Before: 15 s, 60 dots.
+TEST(BrainCloudUntrusted, TricklingServerIsCutAtTheHardTimeout) {
+  Peer peer("trickle:250");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  auto b = cloudBrain(peer, dir, true, [](config::Config& c) {
+    c.hardTimeoutMs = 1000;
+    c.budgetFirstTokenMs = 700;
+  });
+  ASSERT_TRUE(b);
+  RecordingSink sink;
+  const auto t0 = std::chrono::steady_clock::now();
+  const AskResult r = ask(*b, "why is the sky blue", &sink);
+  const double took = msSinceCloud(t0);
+  std::printf("[ figure ] trickling server: ask took %.0f ms against a hard timeout of 1000 ms\n", took);
+  EXPECT_LT(took, 1000.0 + 1000.0) << "the deadline covers the whole answer";
+  EXPECT_EQ(r.route, router::Route::cloud);
+  EXPECT_FALSE(r.fellBack) << "part of the answer was said: no second answer";
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.answer.rfind(".", 0), 0u) << r.answer;
+  EXPECT_TRUE(endsWith(r.answer, router::kOutOfTimeText)) << r.answer;
+  EXPECT_EQ(sink.text, r.answer);
+  EXPECT_LT(std::count(r.answer.begin(), r.answer.end(), '.'), 12) << r.answer;
+  const router::RouterCounts c = b->routerCounts();
+  EXPECT_EQ(c.hardTimeouts, 1u);
+  EXPECT_EQ(c.incomplete, 1u);
+  EXPECT_EQ(c.fallbacksLocal, 0u);
+}
+
+// A reset or a malformed event after some text is a failure, not a normal answer: the text said stays, the answer
+// ends "... sorry, I lost the connection." and the metrics count it. Before: the partial text as a whole answer.
+TEST(BrainCloudUntrusted, FailureMidStreamEndsHonestly) {
+  for (const char* fault : {"reset:3", "malformed:3", "garbage", "disconnect:2"}) {
+    SCOPED_TRACE(fault);
+    Peer peer(fault);
+    ASSERT_TRUE(peer.server);
+    ScratchDir dir;
+    auto b = cloudBrain(peer, dir, true);
+    ASSERT_TRUE(b);
+    RecordingSink sink;
+    const AskResult r = ask(*b, "why is the sky blue", &sink);
+    EXPECT_EQ(r.route, router::Route::cloud);
+    EXPECT_FALSE(r.complete);
+    EXPECT_FALSE(r.fellBack);
+    EXPECT_TRUE(endsWith(r.answer, router::kLostConnectionText)) << r.answer;
+    EXPECT_GT(r.answer.size(), std::string(router::kLostConnectionText).size() + 1) << "what was said stays";
+    EXPECT_EQ(sink.text, r.answer);
+    const router::RouterCounts c = b->routerCounts();
+    EXPECT_EQ(c.streamErrors, 1u);
+    EXPECT_EQ(c.incomplete, 1u);
+    EXPECT_EQ(c.fallbacksLocal + c.fallbacksCannotAnswer, 0u);
+  }
+}
+
+// Nothing said yet: the local model answers, as the supervisor says, and the metrics count the fallback (before,
+// the brain fell back on its own and the counters never saw it). Without a local model: said plainly.
+TEST(BrainCloudUntrusted, FailureBeforeAnyTextFallsBackAndIsCounted) {
+  {
+    Peer peer("reset:0");
+    ASSERT_TRUE(peer.server);
+    ScratchDir dir;
+    auto b = cloudBrain(peer, dir, true);
+    ASSERT_TRUE(b);
+    const AskResult r = ask(*b, "why is the sky blue");
+    EXPECT_EQ(r.route, router::Route::local);
+    EXPECT_TRUE(r.fellBack);
+    EXPECT_TRUE(r.complete);
+    EXPECT_FALSE(r.answer.empty());
+    const router::RouterCounts c = b->routerCounts();
+    EXPECT_EQ(c.streamErrors, 1u);
+    EXPECT_EQ(c.fallbacksLocal, 1u);
+    EXPECT_EQ(c.incomplete, 0u);
+  }
+  {
+    Peer peer("stall");
+    ASSERT_TRUE(peer.server);
+    ScratchDir dir;
+    auto b = cloudBrain(peer, dir, false, [](config::Config& c) { c.hardTimeoutMs = 1000; });
+    ASSERT_TRUE(b);
+    const auto t0 = std::chrono::steady_clock::now();
+    const AskResult r = ask(*b, "why is the sky blue");
+    EXPECT_LT(msSinceCloud(t0), 2000.0);
+    EXPECT_EQ(r.route, router::Route::cannotAnswer);
+    EXPECT_EQ(r.answer, router::kCannotAnswerText);
+    EXPECT_EQ(b->routerCounts().fallbacksCannotAnswer, 1u);
+    EXPECT_EQ(b->routerCounts().hardTimeouts, 1u);
+  }
+}
+
+// A 50 MB stream: the answer stops at tts.max-answer-chars (at a word) or at the request's max_tokens in bytes,
+// whichever comes first, and says so. Before: a 1 MB answer.
+TEST(BrainCloudUntrusted, HugeStreamIsBounded) {
+  Peer peer("flood:52428800");
+  ASSERT_TRUE(peer.server);
+  {
+    ScratchDir dir;
+    auto b = cloudBrain(peer, dir, false, [](config::Config& c) { c.ttsMaxAnswerChars = 300; });
+    ASSERT_TRUE(b);
+    const auto t0 = std::chrono::steady_clock::now();
+    const AskResult r = ask(*b, "why is the sky blue");
+    std::printf("[ figure ] 50 MB stream, 300 characters at most: %zu bytes said in %.0f ms\n", r.answer.size(),
+                msSinceCloud(t0));
+    EXPECT_FALSE(r.complete);
+    EXPECT_TRUE(endsWith(r.answer, router::kTooLongText)) << r.answer.substr(0, 400);
+    const std::string said = r.answer.substr(0, r.answer.size() - std::string(router::kTooLongText).size());
+    EXPECT_LE(said.size(), 301u);
+    EXPECT_TRUE(endsWith(said, "word ")) << "cut at a word: " << said;
+  }
+  {
+    ScratchDir dir;
+    auto b = cloudBrain(peer, dir, false, [](config::Config& c) { c.ttsMaxAnswerChars = 20000; });
+    ASSERT_TRUE(b);
+    const AskResult r = ask(*b, "why is the sky blue");
+    EXPECT_FALSE(r.complete);
+    EXPECT_TRUE(endsWith(r.answer, router::kTooLongText)) << r.answer.substr(0, 400);
+    EXPECT_LE(r.answer.size(), cloud::maxAnswerBytesFor(256) + 64) << "the max_tokens byte bound";
+    EXPECT_GE(r.answer.size(), cloud::maxAnswerBytesFor(256) / 2);
+  }
+}
+
+// Control characters, bidi overrides and other format characters never reach the speaker or the terminal.
+TEST(BrainCloudUntrusted, ControlAndFormatCharactersAreStripped) {
+  Peer peer("", "Hi\x1b]0;owned\x07 the \xe2\x80\xae" "evil\xe2\x80\xac sky\xe2\x80\x8b is\r blue\xef\xbb\xbf.\tOK\n");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  auto b = cloudBrain(peer, dir, false);
+  ASSERT_TRUE(b);
+  RecordingSink sink;
+  const AskResult r = ask(*b, "why is the sky blue", &sink);
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.answer, "Hi]0;owned the evil sky is blue.\tOK\n");
+  EXPECT_EQ(sink.text, r.answer);
+}
+
+// No secrets read aloud: standard mode sends a PIN as a placeholder; the answer that echoes it says "your PIN"
+// (before: the digits), and a placeholder nobody sent is "someone", never brackets and never a value from the conversation.
+TEST(BrainCloudUntrusted, NoSecretIsReadBack) {
+  Peer peer("", "You said: {user} Ask [PERSON_9].");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  BrainOverrides o = testOverrides();
+  o.cloudUrl = peer.url();
+  o.forced = router::ForcedRoute::cloud;
+  o.privacy = router::PrivacyMode::standard;
+  auto b = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(b);
+  const AskResult r = ask(*b, "my pin is 4412 what should I change it to");
+  ASSERT_TRUE(r.escalated);
+  ASSERT_NE(r.anonymized.find("[PIN_OR_PASSWORD_1]"), std::string::npos) << r.anonymized;
+  EXPECT_EQ(r.answer.find("4412"), std::string::npos) << r.answer;
+  EXPECT_NE(r.answer.find("your PIN"), std::string::npos) << r.answer;
+  EXPECT_NE(r.answer.find("Ask someone."), std::string::npos) << r.answer;
+  EXPECT_EQ(r.answer.find('['), std::string::npos) << r.answer;
+}
+
+// `sotto ask` as a user runs it against a trickling and a resetting server: it ends by the deadline, the done
+// event says "complete":false, and the exit status is not 0. Before: 15 s, 60 dots, exit 0.
+std::string doneLine(const std::string& out) {
+  const size_t at = out.find("{\"event\":\"done\"");
+  if (at == std::string::npos) return {};
+  const size_t nl = out.find('\n', at);
+  return out.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+}
+
+TEST(BrainCloudUntrusted, AskCommandEndsByTheDeadlineAndSaysSo) {
+  ScratchDir dir;
+  const std::string cfg = dir.path() + "/sotto.xml";
+  std::ofstream(cfg) << "<sotto version=\"1\"><latency hard-timeout-ms=\"1000\"/></sotto>\n";
+  const auto askCli = [&](const Peer& peer, std::string& out) {
+    return sotto::test::runCapture(SOTTO_CLI_PATH, {"ask", "--json", "--config", cfg, "--cloud", peer.url(), "--route",
+                                                    "cloud", "--state-dir", dir.path(), "--catalogue",
+                                                    sourcePath("config/intents.xml"), "--model", "",
+                                                    "why is the sky blue"},
+                                   out);
+  };
+  {
+    Peer peer("trickle:250");
+    ASSERT_TRUE(peer.server);
+    std::string out;
+    const auto t0 = std::chrono::steady_clock::now();
+    const int rc = askCli(peer, out);
+    const double took = msSinceCloud(t0);
+    std::printf("[ figure ] sotto ask against a trickling server: %.0f ms in all (hard timeout 1000 ms)\n", took);
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_LT(took, (1000.0 + 3000.0) * sotto::test::slowFactor()) << "start-up plus the deadline, not 15 s";
+    const std::string done = doneLine(out);
+    EXPECT_NE(done.find("{\"event\":\"done\",\"route\":\"cloud\""), std::string::npos) << out;
+    EXPECT_TRUE(endsWith(done, std::string("ran out of time.\",\"complete\":false}"))) << done;
+  }
+  {
+    Peer peer("reset:2");
+    ASSERT_TRUE(peer.server);
+    std::string out;
+    EXPECT_EQ(askCli(peer, out), 1) << out;
+    const std::string done = doneLine(out);
+    EXPECT_TRUE(endsWith(done, std::string("I lost the connection.\",\"complete\":false}"))) << done;
+    EXPECT_NE(out.find("sotto ask: warning: cloud: disconnected"), std::string::npos) << out;
+  }
+}
+
+// Cost caps survive restarts: the count is in the state directory, so a new brain (a restarted daemon, another
+// `sotto ask`) still sees the hour's requests. Before: every start began at zero.
+TEST(BrainCloudUntrusted, CostCapsSurviveARestart) {
+  Peer peer("");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.cloudMaxPerHour = 1;
+  c.cloudMaxPerDay = 1;
+  BrainOverrides o = testOverrides();
+  o.cloudUrl = peer.url();
+  {
+    auto b = makeBrain(c, o);
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(ask(*b, "why is the sky blue").escalated);
+  }
+  auto restarted = makeBrain(c, o);
+  ASSERT_TRUE(restarted);
+  RecordingSink sink;
+  const AskResult r = ask(*restarted, "how far away is the moon", &sink);
+  EXPECT_FALSE(r.escalated);
+  ASSERT_EQ(sink.decisions.size(), 1u);
+  EXPECT_EQ(sink.decisions[0].cloudBlock, router::CloudBlock::costCap) << sink.lines[0];
+  EXPECT_EQ(peer.server->requests(), 1u);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
         model="/opt/ok-speaker.wake"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
-  <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"/>
+  <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"
+       max-answer-chars="600"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard" device-id-rotation-h="12">
     <audit max-file-kib="64" files="3"/>
@@ -78,6 +79,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.ttsVoice = "en-us";
   expected.ttsRatePercent = 150;
   expected.ttsVolumePercent = 80;
+  expected.ttsMaxAnswerChars = 600;
   expected.ttsEspeakData = "/opt/espeak-ng-data";
   expected.audioCpus = {0};
   expected.speechCpus = {1, 2};

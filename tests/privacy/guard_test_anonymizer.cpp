@@ -24,8 +24,9 @@ SpanBuffer spansOf(std::string_view text, std::initializer_list<std::pair<std::s
   return b;
 }
 
-std::string restore(const Anonymizer& a, const std::vector<std::string_view>& chunks) {
-  Deanonymizer d(a);
+std::string restore(const Anonymizer& a, const std::vector<std::string_view>& chunks, std::string_view sent = {},
+                    PiiTypeMask neverRestore = 0) {
+  Deanonymizer d(a, sent, neverRestore);
   std::string out;
   for (std::string_view c : chunks) d.feed(c, out);
   d.finish(out);
@@ -149,18 +150,18 @@ TEST(Deanonymizer, RestoresPlaceholdersSplitAtEveryByte) {
   auto r = a.anonymize(q, spansOf(q, {{"john", PiiType::person}, {"555 0199", PiiType::phone}}));
   ASSERT_TRUE(r.ok());
   const std::string answer = "Sure, I will text [PERSON_1] at [PHONE_1]. [PERSON_9] and [see] [[PHONE_1]] [PHONE_1";
-  const std::string expected = "Sure, I will text john at 555 0199. [PERSON_9] and [see] [555 0199] [PHONE_1";
-  EXPECT_EQ(restore(a, {answer}), expected);
+  const std::string expected = "Sure, I will text john at 555 0199. someone and [see] [555 0199] [PHONE_1";
+  EXPECT_EQ(restore(a, {answer}, *r), expected);
   for (std::size_t i = 0; i <= answer.size(); ++i) {
     for (std::size_t j = i; j <= answer.size(); j += 3) {
       const std::string_view s(answer);
-      EXPECT_EQ(restore(a, {s.substr(0, i), s.substr(i, j - i), s.substr(j)}), expected) << i << "," << j;
+      EXPECT_EQ(restore(a, {s.substr(0, i), s.substr(i, j - i), s.substr(j)}, *r), expected) << i << "," << j;
     }
   }
   // One byte at a time.
   std::vector<std::string_view> bytes;
   for (std::size_t i = 0; i < answer.size(); ++i) bytes.push_back(std::string_view(answer).substr(i, 1));
-  EXPECT_EQ(restore(a, bytes), expected);
+  EXPECT_EQ(restore(a, bytes, *r), expected);
 }
 
 TEST(Deanonymizer, PassesUnknownBracketTextThrough) {
@@ -173,8 +174,8 @@ TEST(Deanonymizer, PassesUnknownBracketTextThrough) {
 }
 
 // Whole-text reference: a '[' followed by placeholder characters and ']' within kMaxPlaceholderBytes is restored
-// when known; everything else is copied.
-std::string restoreReference(const Anonymizer& a, std::string_view s) {
+// when it was sent, spoken as its type's unknown phrase when placeholder-shaped; everything else is copied.
+std::string restoreReference(const Anonymizer& a, std::string_view sent, std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
     if (s[i] == '[') {
@@ -184,8 +185,16 @@ std::string restoreReference(const Anonymizer& a, std::string_view s) {
         ++j;
       }
       if (j < s.size() && s[j] == ']') {
-        if (const std::string* v = a.lookup(s.substr(i, j - i + 1))) {
+        const std::string_view token = s.substr(i, j - i + 1);
+        PiiType type{};
+        const std::string* v = a.lookup(token);
+        if (v != nullptr && sent.find(token) != std::string_view::npos) {
           out += *v;
+          i = j + 1;
+          continue;
+        }
+        if (placeholderType(token, type)) {
+          out += spokenUnknownPlaceholder(type);
           i = j + 1;
           continue;
         }
@@ -199,10 +208,10 @@ std::string restoreReference(const Anonymizer& a, std::string_view s) {
 TEST(Deanonymizer, RandomTextAndChunksMatchTheWholeTextReference) {
   Anonymizer a;
   const std::string q = "ann and bob at 12 main st";
-  ASSERT_TRUE(a.anonymize(q, spansOf(q, {{"ann", PiiType::person},
+  auto sent = a.anonymize(q, spansOf(q, {{"ann", PiiType::person},
                                          {"bob", PiiType::person},
-                                         {"12 main st", PiiType::address}}))
-                  .ok());
+                                         {"12 main st", PiiType::address}}));
+  ASSERT_TRUE(sent.ok());
   const std::vector<std::string> pieces{"[PERSON_1]", "[PERSON_2]", "[ADDRESS_1]", "[PERSON_3]", "[", "]", "[[",
                                         "PERSON_1",   "_",          "x",           " ",          "ü", "[ADDRESS_",
                                         std::string(30, 'A')};
@@ -217,8 +226,57 @@ TEST(Deanonymizer, RandomTextAndChunksMatchTheWholeTextReference) {
       chunks.push_back(std::string_view(text).substr(at, len));
       at += len;
     }
-    ASSERT_EQ(restore(a, chunks), restoreReference(a, text)) << text;
+    ASSERT_EQ(restore(a, chunks, *sent), restoreReference(a, *sent, text)) << text;
   }
+}
+
+// De-anonymization fills in only what this request sent: a value from an earlier turn is not put back into an
+// answer to a request that did not carry it, and a placeholder nobody sent is "someone", not brackets.
+TEST(Deanonymizer, RestoresOnlyThisRequestsPlaceholders) {
+  Anonymizer a;
+  const std::string t1 = "remind john about lunch";
+  auto s1 = a.anonymize(t1, spansOf(t1, {{"john", PiiType::person}}));
+  ASSERT_TRUE(s1.ok());
+  const std::string t2 = "what does mary like";
+  auto s2 = a.anonymize(t2, spansOf(t2, {{"mary", PiiType::person}}));
+  ASSERT_TRUE(s2.ok());
+  EXPECT_EQ(*s2, "what does [PERSON_2] like");
+  EXPECT_EQ(restore(a, {"[PERSON_2] likes [PERSON_1] and [PERSON_9]."}, *s2), "mary likes someone and someone.");
+  EXPECT_EQ(restore(a, {"Call [PHONE_3] or [IBAN_1] [NOTE_1]"}, *s2),
+            "Call a phone number or a bank account number [NOTE_1]");
+  EXPECT_EQ(restore(a, {"[PERSON_1] is back"}, *s1), "john is back");
+}
+
+// Local-only values (PIN, SSN, health ...) are never re-inserted into a spoken answer, in any mode: standard mode
+// sends them as placeholders, and the answer says "your PIN" however the placeholder arrives.
+TEST(Deanonymizer, LocalOnlyTypesAreSpokenByKindNeverByValue) {
+  Anonymizer a;
+  const std::string q = "my pin is 4412 and my ssn is 123-45-6789, tell ann";
+  auto sent = a.anonymize(q, spansOf(q, {{"4412", PiiType::pinOrPassword},
+                                         {"123-45-6789", PiiType::ssn},
+                                         {"ann", PiiType::person}}));
+  ASSERT_TRUE(sent.ok());
+  const PiiTypeMask localOnly = piiTypeBit(PiiType::pinOrPassword) | piiTypeBit(PiiType::ssn);
+  const std::string answer = "I noted [PIN_OR_PASSWORD_1] and [SSN_1] for [PERSON_1].";
+  const std::string expected = "I noted your PIN and your social security number for ann.";
+  for (std::size_t i = 0; i <= answer.size(); ++i) {
+    const std::string_view v(answer);
+    const std::string out = restore(a, {v.substr(0, i), v.substr(i)}, *sent, localOnly);
+    EXPECT_EQ(out, expected) << i;
+    EXPECT_EQ(out.find("4412"), std::string::npos);
+  }
+  // Without the mask the same request restores them (the policy decides, not the de-anonymizer).
+  EXPECT_NE(restore(a, {answer}, *sent).find("4412"), std::string::npos);
+}
+
+TEST(Deanonymizer, PlaceholderShapes) {
+  PiiType t{};
+  EXPECT_TRUE(placeholderType("[PERSON_9]", t));
+  EXPECT_EQ(t, PiiType::person);
+  EXPECT_TRUE(placeholderType("[PIN_OR_PASSWORD_12]", t));
+  EXPECT_EQ(t, PiiType::pinOrPassword);
+  for (const char* no : {"[PERSON_]", "[PERSON]", "[NOTE_1]", "PERSON_1", "[PERSON_1x]", "[_1]", "[]"})
+    EXPECT_FALSE(placeholderType(no, t)) << no;
 }
 
 }  // namespace

@@ -35,11 +35,12 @@ TEST(RouterSupervisor, FirstTokenInTime) {
   EXPECT_EQ(s.onFirstToken(t0 + 450ms), A::none);
   EXPECT_EQ(s.phase(), SupervisorPhase::streaming);
   EXPECT_EQ(s.firstTokenLatency(), 450ms);
-  EXPECT_EQ(s.nextDeadline(), Millis::max());
-  // Streaming long past every budget: nothing happens (the hard timeout bounds the first token only).
-  EXPECT_EQ(tickUntil(s, t0 + 450ms, t0 + 20000ms).first, A::none);
-  EXPECT_EQ(s.onFinished(t0 + 20000ms), A::none);
+  EXPECT_EQ(s.nextDeadline(), t0 + 8000ms);  // the whole answer's deadline
+  // Streaming past the filler budget: nothing happens (no filler once the answer is being spoken).
+  EXPECT_EQ(tickUntil(s, t0 + 450ms, t0 + 5000ms).first, A::none);
+  EXPECT_EQ(s.onFinished(t0 + 5000ms), A::none);
   EXPECT_EQ(s.phase(), SupervisorPhase::done);
+  EXPECT_EQ(s.nextDeadline(), Millis::max());
   EXPECT_FALSE(s.fillerSpoken());
   EXPECT_EQ(m.snapshot().fillers, 0u);
 }
@@ -128,14 +129,58 @@ TEST(RouterSupervisor, FallbackLocalThenTimeoutAgainCannotAnswer) {
 TEST(RouterSupervisor, ErrorsMidStreamAndEmptyStreams) {
   RequestSupervisor s(kOpts);
   s.start(Route::cloud, true, t0);
+  EXPECT_EQ(s.onError(t0 + 100ms), A::fallbackLocal);  // before anything was spoken: the local model answers
   ASSERT_EQ(s.onFirstToken(t0 + 300ms), A::none);
-  EXPECT_EQ(s.onError(t0 + 900ms), A::fallbackLocal);  // mid-stream disconnect
-  ASSERT_EQ(s.onFirstToken(t0 + 1000ms), A::none);
-  EXPECT_EQ(s.onError(t0 + 1100ms), A::sayCannotAnswer);
+  EXPECT_EQ(s.onError(t0 + 1100ms), A::endIncomplete);  // the local model failed mid-answer
+  EXPECT_EQ(s.phase(), SupervisorPhase::incomplete);
   EXPECT_EQ(s.onError(t0 + 1200ms), A::none);  // over already
 
   s.start(Route::cloud, false, t0);
   EXPECT_EQ(s.onFinished(t0 + 100ms), A::sayCannotAnswer);  // ended without a token: no answer
+}
+
+// A failure after part of the answer was spoken is not a normal answer, and never a second one: the spoken part
+// stays and ends honestly (no fallback that would start the answer again), and the metrics count it.
+TEST(RouterSupervisor, ErrorMidStreamEndsIncompleteWithoutFallback) {
+  RouterMetrics m;
+  RequestSupervisor s(kOpts, &m);
+  s.start(Route::cloud, true, t0);
+  ASSERT_EQ(s.onFirstToken(t0 + 300ms), A::none);
+  EXPECT_EQ(s.onError(t0 + 900ms), A::endIncomplete);  // e.g. a reset or a malformed event
+  EXPECT_EQ(s.phase(), SupervisorPhase::incomplete);
+  EXPECT_FALSE(s.fellBack());
+  EXPECT_EQ(s.nextDeadline(), Millis::max());
+  EXPECT_EQ(s.onTick(t0 + 9000ms), A::none);
+  EXPECT_EQ(s.onFinished(t0 + 9000ms), A::none);
+  const RouterCounts c = m.snapshot();
+  EXPECT_EQ(c.streamErrors, 1u);
+  EXPECT_EQ(c.incomplete, 1u);
+  EXPECT_EQ(c.fallbacksLocal + c.fallbacksCannotAnswer, 0u);
+  EXPECT_NE(c.format().find(" incomplete=1 "), std::string::npos) << c.format();
+}
+
+// latency.hard-timeout-ms bounds the whole answer: a stream that trickles tokens forever is cut at the deadline.
+TEST(RouterSupervisor, HardTimeoutBoundsTheWholeAnswer) {
+  RouterMetrics m;
+  RequestSupervisor s(kOpts, &m);
+  s.start(Route::cloud, true, t0);
+  ASSERT_EQ(s.onFirstToken(t0 + 100ms), A::none);
+  EXPECT_EQ(s.nextDeadline(), t0 + 8000ms);
+  auto [a, at] = tickUntil(s, t0 + 100ms, t0 + 60000ms);  // one token a second would never finish
+  EXPECT_EQ(a, A::endIncomplete);
+  EXPECT_EQ(at, t0 + 8000ms);
+  EXPECT_EQ(s.phase(), SupervisorPhase::incomplete);
+  EXPECT_EQ(s.currentRoute(), Route::cloud);  // no local answer after a spoken part
+  const RouterCounts c = m.snapshot();
+  EXPECT_EQ(c.hardTimeouts, 1u);
+  EXPECT_EQ(c.incomplete, 1u);
+  EXPECT_EQ(c.fillers, 0u);
+  // The local fallback attempt has a whole-answer deadline of its own.
+  s.start(Route::cloud, true, t0);
+  ASSERT_EQ(s.onError(t0 + 500ms), A::fallbackLocal);
+  ASSERT_EQ(s.onFirstToken(t0 + 600ms), A::none);
+  EXPECT_EQ(s.onTick(t0 + 8499ms), A::none);
+  EXPECT_EQ(s.onTick(t0 + 8500ms), A::endIncomplete);
 }
 
 TEST(RouterSupervisor, Cancellation) {
@@ -190,6 +235,8 @@ TEST(RouterSupervisor, NoAllocation) {
 TEST(RouterSupervisor, Names) {
   EXPECT_STREQ(supervisorActionName(A::speakFiller), "speak-filler");
   EXPECT_STREQ(supervisorPhaseName(SupervisorPhase::cancelled), "cancelled");
+  EXPECT_STREQ(supervisorActionName(A::endIncomplete), "end-incomplete");
+  EXPECT_STREQ(supervisorPhaseName(SupervisorPhase::incomplete), "incomplete");
   EXPECT_STREQ(kFillerText, "Let me check that.");
 }
 
