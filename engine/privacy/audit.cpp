@@ -888,6 +888,7 @@ Status AuditLog::append(const AuditRecord& record) {
     const int e = errno;
     // Nothing half-written stays: cut back to the last whole record (best effort; recover() also handles it).
     [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(size_));
+    hal::noteWriteResult(options_.dir + "/" + fileName(0), e);  // a full disk shows in the daemon's STATUS
     return ioError(e, "audit: cannot write " + options_.dir + "/" + fileName(0));
   }
   const Mac previous = lastMac_;
