@@ -150,6 +150,9 @@ int cmdAudit(int argc, char** argv) {
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
+  if (!json && readout->records.empty() && readout->tampered == 0) {
+    std::printf("no escalated requests recorded (%s)\n", dir.c_str());
+  }
   for (const std::string& n : readout->notes) std::fprintf(stderr, "sotto audit: note: %s\n", n.c_str());
   for (const std::string& p : readout->problems) std::fprintf(stderr, "sotto audit: warning: %s\n", p.c_str());
   if (readout->tampered > 0) {

@@ -47,8 +47,14 @@ void noteWriteResult(const std::string& path, int error) {
   std::lock_guard lock(diskFullMutex);
   if (full) {
     lastDiskFull = DiskFull{path, error};
-  } else if (error == 0 && lastDiskFull && directoryOf(lastDiskFull->path) == directoryOf(path)) {
-    lastDiskFull.reset();  // that file system takes writes again
+  } else if (error == 0 && lastDiskFull) {
+    // A write that succeeded on the same file system: it takes writes again.
+    const std::string before = directoryOf(lastDiskFull->path), now = directoryOf(path);
+    struct stat a {}, b {};
+    if (before == now ||
+        (::stat(before.c_str(), &a) == 0 && ::stat(now.c_str(), &b) == 0 && a.st_dev == b.st_dev)) {
+      lastDiskFull.reset();
+    }
   }
 }
 

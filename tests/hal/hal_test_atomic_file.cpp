@@ -103,13 +103,13 @@ TEST_F(AtomicFile, AFullDiskIsRememberedUntilAWriteThereSucceeds) {
   ASSERT_TRUE(full);
   EXPECT_EQ(full->path, path("state"));
   EXPECT_EQ(full->error, ENOSPC);
-  // Other failures and successes elsewhere do not clear it; a success in that directory does.
-  noteWriteResult("/elsewhere/file", 0);
+  // Other failures and successes on other file systems do not clear it; a success on that file system does.
+  noteWriteResult("/proc/self/file", 0);
   noteWriteResult(path("other"), EACCES);
   EXPECT_TRUE(diskFull());
   noteWriteResult("/elsewhere/file", EDQUOT);
   EXPECT_EQ(diskFull()->path, "/elsewhere/file");
-  noteWriteResult("/elsewhere/other", 0);
+  noteWriteResult("/elsewhere/other", 0);  // the same (missing) directory
   EXPECT_FALSE(diskFull());
   injectWriteFailure(ENOSPC);
   EXPECT_FALSE(writeFileAtomic(path("state"), std::vector<uint8_t>{3}, 0600).ok());

@@ -33,7 +33,7 @@ Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes
 Result<std::string> setAside(const std::string& path);
 
 // A full disk, for health reports (the daemon's STATUS line): the latest persistent-state write that failed with
-// ENOSPC or EDQUOT and was not followed by a successful write in the same directory.
+// ENOSPC or EDQUOT and was not followed by a successful write on the same file system.
 struct DiskFull {
   std::string path;  // the file that could not be written
   int error = 0;     // ENOSPC or EDQUOT
