@@ -4,6 +4,7 @@
 #include "engine/privacy/audit.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -514,6 +515,24 @@ std::string dirSignature(const std::string& dir) {
   return sig;
 }
 
+// Holds the exclusive flock of the log's lock file for a scope (other processes' writers wait). Without a lock
+// file, or on a file system without flock, it holds nothing: one writer, as before.
+class WriterLock {
+ public:
+  explicit WriterLock(int fd) : fd_(fd) {
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~WriterLock() {
+    if (fd_ >= 0) ::flock(fd_, LOCK_UN);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 // The whole log read once: every file oldest first, checked against the head.
 AuditReadout readOnce(const std::string& dir, const AuditKeys& keys) {
   AuditReadout out;
@@ -658,6 +677,7 @@ AuditLog::AuditLog(AuditOptions options, const hal::SecretKey& key) : options_(s
 
 AuditLog::~AuditLog() {
   if (fd_ >= 0) ::close(fd_);
+  if (lockFd_ >= 0) ::close(lockFd_);
 }
 
 Result<std::unique_ptr<AuditLog>> AuditLog::open(const AuditOptions& options, const hal::SecretKey& key) {
@@ -671,6 +691,8 @@ Result<std::unique_ptr<AuditLog>> AuditLog::open(const AuditOptions& options, co
     return ioError(errno, "audit: cannot create directory " + options.dir);
   }
   std::unique_ptr<AuditLog> log(new AuditLog(options, key));
+  log->lockFd_ = ::open((options.dir + "/audit.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  WriterLock lock(log->lockFd_);
   if (Status s = log->recover(); !s) return std::move(s).error();
   // Files beyond the cap (the setting was lowered): the cap wins; the head moves on first.
   if (Status s = log->dropFilesFrom(options.maxFiles); !s) return std::move(s).error();
@@ -778,6 +800,34 @@ Status AuditLog::recover() {
   return {};
 }
 
+// Another process may have appended or rotated since our last write (the lock is held): continue from the head
+// it sealed. A missing or unreadable head changes nothing: our state is the truth and the next write restores it.
+Status AuditLog::syncWithOthers() {
+  const Head head = readHead(options_.dir, macKey_);
+  if (head.state != Head::State::ok || (head.logId == logId_ && head.firstIndex == firstIndex_ &&
+                                        head.nextIndex == nextIndex_ && head.lastMac == lastMac_)) {
+    return {};
+  }
+  logId_ = head.logId;
+  firstIndex_ = head.firstIndex;
+  nextIndex_ = head.nextIndex;
+  lastMac_ = head.lastMac;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  const std::string path = options_.dir + "/" + fileName(0);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return errno == ENOENT ? startFresh() : ioError(errno, "audit: cannot open " + path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return ioError(e, "audit: cannot stat " + path);
+  }
+  fd_ = fd;
+  size_ = static_cast<std::uint64_t>(st.st_size);
+  return {};
+}
+
 // Files first..64 go; before that the head's first kept record moves to the oldest file that stays.
 Status AuditLog::dropFilesFrom(std::uint32_t first) {
   bool any = false;
@@ -864,8 +914,9 @@ Status AuditLog::append(const AuditRecord& record) {
                                                  " bytes does not fit in one audit file (privacy.audit.max-file-kib)");
   }
   std::lock_guard lock(mutex_);
+  WriterLock others(lockFd_);
   // A record the head does not seal yet: seal it first, never let the head lag by more than one record.
-  Status ready = headStale_ ? writeHead() : Status{};
+  Status ready = headStale_ ? writeHead() : syncWithOthers();
   if (ready && (fd_ < 0 || size_ + recordBytes > options_.maxFileBytes)) ready = fd_ < 0 ? startFresh() : rotate();
   if (!ready) {
     sodium_memzero(plain->data(), plain->size());

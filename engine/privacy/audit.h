@@ -61,7 +61,9 @@ struct AuditOptions {
 //
 // Threads: open() on a control thread; append() from any non-real-time thread (serialized internally), it blocks
 // on write + fdatasync + the head's atomic replacement. The caller must write the record BEFORE sending and must
-// not send when append() fails.
+// not send when append() fails. Processes: several may append to one log (the daemon and `sotto ask`): open() and
+// each append() hold an exclusive flock on <dir>/audit.lock, and an append first continues from what another
+// writer sealed.
 class AuditLog {
  public:
   // Opens or creates the log. A torn final record (crash while appending) is cut off with a warning; a head that
@@ -92,6 +94,7 @@ class AuditLog {
   Status recover();
   Status writeHead();
   Status dropFilesFrom(std::uint32_t first);
+  Status syncWithOthers();
   void newChain();
 
   AuditOptions options_;
@@ -99,6 +102,7 @@ class AuditLog {
   hal::SecretKey macKey_;
   std::mutex mutex_;
   int fd_ = -1;
+  int lockFd_ = -1;         // <dir>/audit.lock, flock'ed around recovery and every append
   std::uint64_t size_ = 0;  // bytes in the current file
   std::array<unsigned char, kLogIdBytes> logId_{};
   std::uint64_t firstIndex_ = 0;  // number of the oldest record kept (0-based)

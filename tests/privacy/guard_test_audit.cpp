@@ -175,7 +175,7 @@ TEST_F(Audit, RotationKeepsTheCapAndTheChain) {
   std::uint64_t total = 0;
   std::size_t count = 0;
   for (const auto& e : fs::directory_iterator(dir())) {
-    if (e.path().filename() == kAuditHeadName) continue;
+    if (e.path().filename() == kAuditHeadName || e.path().filename() == "audit.lock") continue;
     EXPECT_LE(e.file_size(), maxFile) << e.path();
     total += e.file_size();
     ++count;
@@ -470,6 +470,20 @@ TEST_F(Audit, TamperedRecordsAreDetected) {
   EXPECT_GT(r.tampered, 0u);
   EXPECT_EQ(r.firstBad.rfind("record 3", 0), 0u) << r.firstBad;
   EXPECT_EQ(r.records.size(), 3u);
+}
+
+// Two writers on one log (the daemon and `sotto ask`): each append continues from what the other sealed, so the
+// chain stays whole; before the lock, both wrote the same record number at the same offset.
+TEST_F(Audit, TwoWritersKeepOneChain) {
+  auto a = open(4096, 3);
+  auto b = open(4096, 3);
+  ASSERT_TRUE(a && b);
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE((i % 3 == 0 ? b : a)->append(record(i)).ok()) << i;  // rotates too
+  const AuditReadout r = read();
+  EXPECT_EQ(r.tampered, 0u) << r.problems.at(0);
+  ASSERT_FALSE(r.records.empty());
+  EXPECT_EQ(r.records.back(), record(39));
+  for (std::size_t i = 1; i < r.records.size(); ++i) EXPECT_EQ(r.records[i].timeMs, r.records[i - 1].timeMs + 1);
 }
 
 TEST_F(Audit, AHeadThatCannotBeSealedTakesTheRecordBack) {
