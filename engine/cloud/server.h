@@ -53,8 +53,8 @@ struct ServerOptions {
 
 // Threading: start() on the control thread spawns one server thread. It reads every connection's request without
 // blocking, each under its own deadline (a slow or silent client holds nobody up), answers complete requests one
-// at a time and alone drives `generator` (which must outlive the server and not be used elsewhere meanwhile). stop() (or the
-// destructor) from the control thread: it cancels a running answer and joins within ~100 ms.
+// at a time and alone drives `generator` (which must outlive the server and not be used elsewhere meanwhile).
+// stop() (or the destructor) from the control thread: it cancels a running answer and joins within ~100 ms.
 class LoopbackServer {
  public:
   static Result<std::unique_ptr<LoopbackServer>> start(llm::Generator& generator, const llm::Model& model,

@@ -81,8 +81,8 @@ TEST(Limits, CharacterReferencesMustNameXmlCharacters) {
             "text.xml:2: character reference '&#0;' names no XML character (&#0;, other control characters, "
             "surrogates D800-DFFF and values beyond 10FFFF are not allowed; a reference ends with ';')");
   // Real characters stay fine, at both ends of the ranges.
-  const LoadResult ok = loadString(sottoXml(R"(<audio><capture device="a&#x41;&#65;&#xE000;&#x1F600;&#x10FFFF;b"/></audio>)"),
-                                   "ok.xml");
+  const LoadResult ok = loadString(
+      sottoXml(R"(<audio><capture device="a&#x41;&#65;&#xE000;&#x1F600;&#x10FFFF;b"/></audio>)"), "ok.xml");
   ASSERT_TRUE(ok.config) << ::testing::PrintToString(formatted(ok));
   EXPECT_EQ(ok.config->capture.device, "aAA\xEE\x80\x80\xF0\x9F\x98\x80\xF4\x8F\xBF\xBF" "b");
   // A reference inside a comment or CDATA is not one.

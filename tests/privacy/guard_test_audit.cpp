@@ -47,7 +47,8 @@ void writeRaw(const std::string& path, const std::string& bytes) {
 constexpr std::size_t kTestHeaderBytes = 104;
 
 // A format-1 file (before the chain), built as that version wrote it: 32-byte header, records
-// [u32 length][nonce][XChaCha20-Poly1305 of the record under the audit key], associated data = header | number | length.
+// [u32 length][nonce][XChaCha20-Poly1305 of the record under the audit key], associated data = header | number |
+// length.
 std::string formatOneFile(const hal::SecretKey& key, const std::vector<AuditRecord>& records) {
   auto le = [](std::string& out, std::uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out += static_cast<char>(v >> (8 * i));
