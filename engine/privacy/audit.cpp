@@ -49,6 +49,7 @@ bool pwriteAll(int fd, const char* data, std::size_t n, off_t at) {
 }
 
 
+// Holds the exclusive flock of the log's lock file for a scope (other processes' writers wait). Without a lock
 // file, or on a file system without flock, it holds nothing: one writer, as before.
 class WriterLock {
  public:

@@ -262,7 +262,6 @@ Mac chainMac(const hal::SecretKey& macKey, const LogId& logId, const Mac& prev,
 
 // One format-2 file, checked on its own: header MAC, every record's chain MAC from the header's previous MAC,
 // numbers running on from the header's first number.
-
 ChainFile parseChain(const std::string& name, std::string_view data, const AuditKeys& keys) {
   ChainFile f;
   const auto* d = reinterpret_cast<const unsigned char*>(data.data());
@@ -405,7 +404,5 @@ bool exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
 }
-
-// Size, modification time and inode of the head and every file: equal before and after a read means that no
 
 }  // namespace sotto::privacy::audit_format

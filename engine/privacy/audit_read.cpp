@@ -16,6 +16,7 @@ namespace {
 
 using namespace audit_format;
 
+// Size, modification time and inode of the head and every file: equal before and after a read means that no
 // write raced it.
 std::string dirSignature(const std::string& dir) {
   std::string sig;
@@ -28,8 +29,6 @@ std::string dirSignature(const std::string& dir) {
   }
   return sig;
 }
-
-// Holds the exclusive flock of the log's lock file for a scope (other processes' writers wait). Without a lock
 
 // The whole log read once: every file oldest first, checked against the head.
 AuditReadout readOnce(const std::string& dir, const AuditKeys& keys) {
