@@ -135,6 +135,7 @@ struct Brain::Impl {
   config::Config config;
   BrainOverrides overrides;
   std::vector<std::string> warnings;
+  std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 
   std::unique_ptr<privacy::PiiClassifier> pii;
@@ -643,6 +644,14 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   } else {
     impl->warnings.push_back("no device key (answer cache not persisted, cloud escalation disabled): " +
                              k.error().message);
+    // A key that exists but is unusable (truncated, wrong mode) is never replaced automatically: that would make
+    // the audit log and the cache unreadable. A person decides; say how.
+    impl->deviceKeyProblem =
+        "device key unusable (" + k.error().message + "): cloud and answer cache are off until it is fixed: " +
+        (k.error().code == Errc::not_found
+             ? std::string("check that the state directory exists and is writable")
+             : "restore " + stateDir + "/device.key from a backup, or delete it to make a new key at the next start "
+                                       "(the audit log and cache written under the old key become unreadable)");
   }
 
   if (auto cat = intents::Catalogue::loadFile(catalogue)) {
@@ -767,6 +776,7 @@ void Brain::setPrivacyMode(router::PrivacyMode mode) { impl_->mode = mode; }
 router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
 router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
+const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }
 
 std::vector<std::string> Brain::dueAnnouncements() {
   std::vector<std::string> out = std::move(impl_->startAnnouncements);

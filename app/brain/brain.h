@@ -90,6 +90,9 @@ class Brain {
   router::RouterCounts routerCounts() const;
   // What could not be loaded at create(), one line each.
   const std::vector<std::string>& warnings() const;
+  // Empty, or why the device key could not be used (cloud escalation and the answer cache are then off until a
+  // person fixes it) and how to fix it: for the daemon's STATUS line.
+  const std::string& deviceKeyProblem() const;
   // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and
   // alarms that went off (the handlers' fireDue) and, on the first call, what happened while the device was off.
   // Empty when nothing is due (cheap: one clock read).

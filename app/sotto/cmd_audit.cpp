@@ -26,8 +26,11 @@ void auditUsage(FILE* out) {
                "                 {\"time\":\"2026-01-31T12:00:00.000Z\",\"time_ms\":N,\"route\":...,\"reason\":...,\n"
                "                  \"host\":...,\"bytes\":N,\"sent\":...}\n"
                "  --config FILE  the daemon's configuration (default %s when it exists, else the defaults)\n"
-               "Exit status: 0 ok (an incomplete final record from a crash is skipped with a warning), 1 when a\n"
-               "record or file fails authentication (tampered or corrupt) or the log cannot be read, 2 usage.\n",
+               "Records are chained (each one's MAC covers the one before it, across rotated files) under a sealed\n"
+               "head that counts them: a cut, even at a record boundary, a deletion or a reordering is reported.\n"
+               "Exit status: 0 ok (an incomplete final record from a crash, or a head one record behind it after a\n"
+               "crash, is noted), 1 when the integrity check fails (the first bad record is named) or the log\n"
+               "cannot be read, 2 usage.\n",
                config::kDefaultPath);
 }
 
@@ -106,7 +109,8 @@ int cmdAudit(int argc, char** argv) {
     return 2;
   }
   const std::string dir = loaded.config->stateDir + "/" + privacy::kAuditDirName;
-  bool anyFile = false;
+  // The sealed head alone (every file deleted) is not an empty log: the reader must check it.
+  bool anyFile = exists(dir + "/" + privacy::kAuditHeadName);
   for (int k = 0; k <= 64 && !anyFile; ++k) {
     anyFile = exists(dir + "/audit.log" + (k == 0 ? std::string() : "." + std::to_string(k)));
   }
@@ -146,10 +150,16 @@ int cmdAudit(int argc, char** argv) {
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
   }
+  if (!json && readout->records.empty() && readout->tampered == 0) {
+    std::printf("no escalated requests recorded (%s)\n", dir.c_str());
+  }
+  for (const std::string& n : readout->notes) std::fprintf(stderr, "sotto audit: note: %s\n", n.c_str());
   for (const std::string& p : readout->problems) std::fprintf(stderr, "sotto audit: warning: %s\n", p.c_str());
   if (readout->tampered > 0) {
-    std::fprintf(stderr, "sotto audit: %u records or files failed authentication (tampered or corrupt)\n",
-                 readout->tampered);
+    std::fprintf(stderr,
+                 "sotto audit: the log fails its integrity check (%u problems: tampered, truncated, reordered, "
+                 "deleted or corrupt); first bad: %s\n",
+                 readout->tampered, readout->firstBad.c_str());
     return 1;
   }
   return 0;

@@ -6,10 +6,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 
+#include <sodium.h>
+
 #include "app/sotto/commands.h"
+#include "engine/cloud/client.h"
 #include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
@@ -23,12 +27,15 @@ void serveUsage(FILE* out) {
       "Usage: sotto serve -m FILE [OPTIONS]\n"
       "Serves the local model as an OpenAI-compatible chat-completions endpoint (POST /v1/chat/completions,\n"
       "streamed as server-sent events with \"stream\": true) until SIGINT or SIGTERM. Prints\n"
-      "\"listening on http://ADDR:PORT\" on stdout once it accepts connections. One connection at a time.\n"
+      "\"listening on http://ADDR:PORT\" on stdout once it accepts connections. Answers one request at a time;\n"
+      "a connection must send its whole request within 5 s, and a slow one holds no other up.\n"
       "\n"
       "  -m, --model FILE       GGUF model\n"
       "  --port N               TCP port; 0 = any free port (default 8080)\n"
       "  --bind ADDR            numeric address to listen on (default 127.0.0.1)\n"
-      "  --allow-remote         allow a non-loopback --bind (off: loopback only)\n"
+      "  --allow-remote         allow a non-loopback --bind (off: loopback only); needs --api-key-file\n"
+      "  --api-key-file FILE    require \"Authorization: Bearer KEY\" on every request, KEY being the file's one\n"
+      "                         token (at least 16 characters); wrong or missing: 401\n"
       "  --fault SPEC           misbehave for tests: delay:MS, error:CODE, garbage, disconnect:AFTER_N, stall,\n"
       "                         endless-line, trickle:MS, reset:AFTER_N, malformed:AFTER_N, flood:BYTES\n"
       "  --model-name NAME      the \"model\" field of the answers (default sotto-local)\n"
@@ -39,6 +46,33 @@ void serveUsage(FILE* out) {
       "\n"
       "Exit status: 0 stopped by a signal, 1 model or socket error, 2 usage error.\n",
       out);
+}
+
+constexpr size_t kMinApiKeyChars = 16;
+
+// The one token of an API key file (trailing whitespace ignored).
+bool readServerKey(const std::string& path, std::string& key, std::string& why) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    why = "the API key file '" + path + "' cannot be opened: " + std::strerror(errno);
+    return false;
+  }
+  key.assign(4097, '\0');
+  const size_t n = std::fread(key.data(), 1, key.size(), f);
+  std::fclose(f);
+  key.resize(n);
+  while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' ' || key.back() == '\t')) {
+    key.pop_back();
+  }
+  bool oneToken = n <= 4096;
+  for (unsigned char c : key) oneToken = oneToken && c > 0x20 && c != 0x7F;
+  if (!oneToken || key.size() < kMinApiKeyChars) {
+    why = "the API key file '" + path + "' must hold one token of at least " + std::to_string(kMinApiKeyChars) +
+          " (at most 4096) printable characters";
+    sodium_memzero(key.data(), key.size());
+    return false;
+  }
+  return true;
 }
 
 bool parseUnsigned(const char* s, unsigned long max, unsigned long& out) {
@@ -57,6 +91,7 @@ int cmdServe(int argc, char** argv) {
   std::string modelPath, backend = "cpu";
   cloud::ServerOptions so;
   so.port = 8080;
+  std::string apiKeyFile;
   unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
   uint32_t nCtx = 2048;
   for (int i = 1; i < argc; ++i) {
@@ -79,6 +114,8 @@ int cmdServe(int argc, char** argv) {
       so.port = static_cast<uint16_t>(u);
     } else if (a == "--bind") {
       so.bind = v;
+    } else if (a == "--api-key-file") {
+      apiKeyFile = v;
     } else if (a == "--fault") {
       auto f = cloud::parseServerFault(v);
       if (!f) {
@@ -112,10 +149,21 @@ int cmdServe(int argc, char** argv) {
     std::fprintf(stderr, "sotto serve: need -m FILE (see sotto serve --help)\n");
     return 2;
   }
+  // Anyone who can reach a non-loopback address could use the model: never without a key.
+  if (so.allowRemote && apiKeyFile.empty()) {
+    std::fprintf(stderr, "sotto serve: --allow-remote needs --api-key-file FILE (clients send the key as a bearer "
+                         "token)\n");
+    return 2;
+  }
   const auto fail = [](const std::string& m) {
     std::fprintf(stderr, "sotto serve: %s\n", m.c_str());
     return 1;
   };
+  if (!apiKeyFile.empty()) {
+    std::string why;
+    if (sodium_init() < 0) return fail("libsodium failed to initialize");
+    if (!readServerKey(apiKeyFile, so.apiKey, why)) return fail(why);
+  }
   auto model = llm::Model::load(modelPath);
   if (!model) return fail(model.error().message);
   auto tokenizer = llm::Tokenizer::fromGguf((*model)->file());
@@ -135,6 +183,12 @@ int cmdServe(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   auto server = cloud::LoopbackServer::start(**generator, **model, so);
   if (!server) return fail(server.error().message);
+  if (so.allowRemote && !cloud::isLoopbackHost(so.bind)) {
+    std::fprintf(stderr,
+                 "sotto serve: warning: listening on %s, reachable from other hosts: every request needs the API key, "
+                 "and requests and answers travel unencrypted (plain HTTP)\n",
+                 so.bind.c_str());
+  }
   const bool v6 = so.bind.find(':') != std::string::npos;
   std::printf("sotto serve: listening on http://%s%s%s:%u (%s)\n", v6 ? "[" : "", so.bind.c_str(), v6 ? "]" : "",
               static_cast<unsigned>((*server)->port()), (*model)->describe().c_str());

@@ -271,6 +271,11 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
   }
 }
 
+std::vector<std::string> AnswerPath::statusNotes() const {
+  std::lock_guard lock(notesMutex_);
+  return statusNotes_;
+}
+
 void AnswerPath::brainMain() {
   brain::BrainOverrides ov;
   ov.cataloguePath = brain::defaultCataloguePath();
@@ -280,6 +285,10 @@ void AnswerPath::brainMain() {
     brain = std::move(b).value();
     brainReady_.store(true, std::memory_order_relaxed);
     for (const std::string& w : brain->warnings()) SOTTO_LOG_WARN("brain", "degraded", "%s", w.c_str());
+    if (!brain->deviceKeyProblem().empty()) {
+      std::lock_guard lock(notesMutex_);
+      statusNotes_.push_back(brain->deviceKeyProblem());
+    }
     SOTTO_LOG_INFO("brain", "ready", "answering requests%s",
                    brain->warnings().empty() ? "" : " with what loaded (see the warnings above)");
   } else {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -69,6 +70,9 @@ class AnswerPath {
   void stop();
 
   AnswerCounters counters() const noexcept;
+  // What a person must fix that the brain found when it was built (an unusable device key, with how to fix it),
+  // for the STATUS line; empty while the brain is loading or when all is well. Control thread (takes a mutex).
+  std::vector<std::string> statusNotes() const;
   const AnswerMetrics& metrics() const noexcept { return *metrics_; }
   void logMetrics() const;
   // Fault injection (tests): the TTS thread stops beating until shutdown.
@@ -107,6 +111,8 @@ class AnswerPath {
   std::atomic<uint64_t> requests_{0}, answered_{0}, failed_{0}, announcements_{0}, superseded_{0}, spoken_{0},
       cancelledAnswers_{0}, textDropped_{0};
   std::atomic<bool> brainReady_{false};
+  mutable std::mutex notesMutex_;
+  std::vector<std::string> statusNotes_;  // guarded by notesMutex_; written once by the brain thread
 };
 
 }  // namespace sotto::app

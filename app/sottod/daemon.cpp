@@ -14,6 +14,7 @@
 
 #include "app/sottod/notify.h"
 #include "app/sottod/pipeline.h"
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 #include "sotto/hal/rt.h"
 
@@ -44,8 +45,15 @@ Status ensureDirectory(const std::string& path, mode_t mode) {
 }  // namespace
 
 Result<Fault> parseFault(const std::string& text) {
-  // stall:STAGE:MS
-  auto bad = [&text] { return makeError(Errc::invalid_argument, "--fault '" + text + "': expected stall:STAGE:MS"); };
+  // stall:STAGE:MS, or enospc:MS (every persistent-state write fails with ENOSPC from then on)
+  auto bad = [&text] {
+    return makeError(Errc::invalid_argument, "--fault '" + text + "': expected stall:STAGE:MS or enospc:MS");
+  };
+  if (text.rfind("enospc:", 0) == 0) {
+    const std::string ms = text.substr(7);
+    if (ms.empty() || ms.size() > 9 || ms.find_first_not_of("0123456789") != std::string::npos) return bad();
+    return Fault{kDiskFullFault, static_cast<uint32_t>(std::stoul(ms))};
+  }
   if (text.rfind("stall:", 0) != 0) return bad();
   auto colon = text.find(':', 6);
   if (colon == std::string::npos || colon == 6) return bad();
@@ -67,6 +75,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
       return 2;
     }
     faults.push_back(*parsed);
+    if (parsed->stage == kDiskFullFault && parsed->afterMs == 0) hal::injectWriteFailure(ENOSPC);
   }
 
   // Signals are taken synchronously on this thread; block them before any other thread exists so they inherit it.
@@ -116,6 +125,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
   }
   for (const auto& d : pipe->degradations()) degraded.push_back(d);
   for (const auto& f : faults) {
+    if (f.stage == kDiskFullFault) continue;
     auto names = pipe->stageNames();
     if (std::find(names.begin(), names.end(), f.stage) == names.end()) {
       SOTTO_LOG_ERROR("daemon", "bad-fault", "--fault: no running stage '%s'", f.stage.c_str());
@@ -167,6 +177,11 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
     for (size_t i = 0; i < faults.size(); ++i) {
       if (!faultFired[i] && now - startNs >= static_cast<uint64_t>(faults[i].afterMs) * 1000000u) {
         faultFired[i] = true;
+        if (faults[i].stage == kDiskFullFault) {
+          SOTTO_LOG_WARN("daemon", "fault", "fault injection: every state write fails with ENOSPC");
+          hal::injectWriteFailure(ENOSPC);
+          continue;
+        }
         SOTTO_LOG_WARN("daemon", "fault", "fault injection: stage '%s' made to stall", faults[i].stage.c_str());
         pipe->injectStall(faults[i].stage);
       }

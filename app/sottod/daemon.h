@@ -11,7 +11,9 @@
 
 namespace sotto::app {
 
-// A scheduled fault for tests: "stall:STAGE:MS".
+// A scheduled fault for tests: "stall:STAGE:MS" (a stage stops responding), "enospc:MS" (every persistent-state
+// write fails with ENOSPC, as on a full disk; 0: from the start, before the brain writes anything).
+inline constexpr const char* kDiskFullFault = "*enospc";  // Fault::stage of "enospc:MS" (no stage has a '*')
 struct Fault {
   std::string stage;
   uint32_t afterMs = 0;

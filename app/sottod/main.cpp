@@ -27,6 +27,8 @@ void usage(FILE* out) {
                "  --check-config [PATH]       validate a configuration file and exit: 0 valid, 2 invalid\n"
                "  --print-config-reference    print the settings reference (Markdown) and exit\n"
                "  --fault stall:STAGE:MS      testing: make STAGE stop responding MS ms after READY\n"
+               "  --fault enospc:MS           testing: every state write fails with ENOSPC (disk full) from MS ms\n"
+               "                              after READY (0: from the start)\n"
                "  --version                   version, build, target and CPU features, then exit\n"
                "  --help                      this text\n"
                "\n"

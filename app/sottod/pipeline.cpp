@@ -5,10 +5,13 @@
 #include "app/common/listener_config.h"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "engine/intents/catalogue.h"
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
@@ -25,6 +28,7 @@ hal::AudioSpec specFrom(const config::AudioEndpoint& e) {
 constexpr uint32_t kCaptureRingMs = 2000;   // speech thread may lag this much before frames drop
 constexpr uint32_t kPlaybackRingMs = 1000;  // TTS may run this far ahead of the speaker
 constexpr uint32_t kMeterWindowMs = 100;
+constexpr uint64_t kLowDiskBytes = 64 * 1024;  // less free than this in the state directory: reported as full
 
 // The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar. Loads the models
 // (blocks for a moment). An error means the daemon runs without recognition.
@@ -248,7 +252,20 @@ std::string Pipeline::statusLine() const {
     s += buf;
   }
   if (audio_ && audio_->counters().captureEnded) s += "; capture stream ended";
-  if (!degradations_.empty()) s += "; DEGRADED";
+  // What needs a person, said on every STATUS until it is fixed: an unusable device key, a full disk.
+  std::vector<std::string> notes;
+  if (answers_) notes = answers_->statusNotes();
+  if (const auto full = hal::diskFull()) {
+    notes.push_back("DISK FULL: cannot write " + full->path + " (" + std::strerror(full->error) +
+                    "): free space on that file system; answers go on, but nothing new is saved");
+  } else if (struct statvfs fs {}; !cfg_.stateDir.empty() && ::statvfs(cfg_.stateDir.c_str(), &fs) == 0 &&
+                                   static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize < kLowDiskBytes) {
+    notes.push_back("DISK FULL: " + cfg_.stateDir + " has " +
+                    std::to_string(static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize / 1024) +
+                    " KiB free: free space on that file system, or state (timers, cache, audit log) cannot be saved");
+  }
+  for (const std::string& n : notes) s += "; " + n;
+  if (!degradations_.empty() || !notes.empty()) s += "; DEGRADED";
   return s;
 }
 

@@ -19,6 +19,8 @@
 #include <cstring>
 #include <ctime>
 
+#include <sodium.h>
+
 #include "engine/cloud/client.h"
 #include "engine/cloud/json.h"
 #include "engine/llm/chat_template.h"
@@ -28,7 +30,7 @@ namespace {
 
 constexpr size_t kMaxHeaderBytes = 16u << 10;
 constexpr size_t kMaxBodyBytes = 1u << 20;
-constexpr int kReadTimeoutMs = 5000;
+constexpr int kReadTimeoutMs = 5000;  // one write of the answer may wait this long for the client
 constexpr size_t kKeptBodies = 64;
 constexpr size_t kEndlessLineCap = 64u << 20;  // even an endless line ends somewhere
 
@@ -49,6 +51,8 @@ const char* reasonPhrase(uint32_t code) {
   switch (code) {
     case 200: return "OK";
     case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 408: return "Request Timeout";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 411: return "Length Required";
@@ -58,6 +62,62 @@ const char* reasonPhrase(uint32_t code) {
     case 503: return "Service Unavailable";
     default: return "Error";
   }
+}
+
+// A request as it arrived: the head (request line + headers), the body, the Authorization header's value.
+struct Request {
+  std::string head, body, authorization;
+};
+
+// Checks what a connection sent so far: 0 while more is needed, 1 when the head and the body given by
+// Content-Length are complete (filled into `out`), or the HTTP status to answer with.
+int checkRequest(const std::string& buf, Request& out) {
+  const size_t headEnd = buf.find("\r\n\r\n");
+  if (headEnd == std::string::npos) return buf.size() > kMaxHeaderBytes ? 413 : 0;
+  if (headEnd > kMaxHeaderBytes) return 413;
+  const std::string_view head(buf.data(), headEnd);
+  size_t length = 0;
+  bool haveLength = false;
+  std::string authorization;
+  for (size_t pos = head.find("\r\n"); pos != std::string_view::npos;) {
+    const size_t next = head.find("\r\n", pos + 2);
+    const std::string_view line = head.substr(pos + 2, next == std::string_view::npos ? std::string_view::npos
+                                                                                      : next - pos - 2);
+    pos = next;
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string name = lower(line.substr(0, colon));
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+    if (name == "transfer-encoding") return 411;
+    if (name == "authorization") authorization.assign(value);
+    if (name == "content-length") {
+      uint32_t v = 0;
+      if (!parseU32(value, v)) return 400;
+      length = v;
+      haveLength = true;
+    }
+  }
+  if (!haveLength && head.rfind("POST ", 0) == 0) return 411;
+  if (length > kMaxBodyBytes) return 413;
+  if (buf.size() - headEnd - 4 < length) return 0;
+  out.head.assign(head);
+  out.body = buf.substr(headEnd + 4, length);
+  out.authorization = std::move(authorization);
+  return 1;
+}
+
+// Constant-time check of "Bearer <key>": both sides hashed to one length first (BLAKE2b), so that neither the
+// content nor the length of the expected key leaks through timing; compared with sodium_memcmp.
+bool bearerMatches(std::string_view authorization, std::string_view key) {
+  const std::string expected = "Bearer " + std::string(key);
+  unsigned char a[crypto_generichash_BYTES], b[crypto_generichash_BYTES];
+  crypto_generichash(a, sizeof a, reinterpret_cast<const unsigned char*>(authorization.data()), authorization.size(),
+                     nullptr, 0);
+  crypto_generichash(b, sizeof b, reinterpret_cast<const unsigned char*>(expected.data()), expected.size(), nullptr,
+                     0);
+  return sodium_memcmp(a, b, sizeof a) == 0;
 }
 
 }  // namespace
@@ -111,53 +171,6 @@ class LoopbackServer::Connection {
     if (n <= 0 || (p[1].revents & POLLIN) != 0) return false;
     return (p[0].revents & events) != 0;
   }
-  // Reads the head (request line + headers) and the body given by Content-Length into head/body.
-  // Returns 0 or the HTTP status to answer with (or -1: drop silently).
-  int readRequest(std::string& head, std::string& body) {
-    std::string buf;
-    size_t headEnd = std::string::npos;
-    char chunk[4096];
-    while ((headEnd = buf.find("\r\n\r\n")) == std::string::npos) {
-      if (buf.size() > kMaxHeaderBytes) return 413;
-      if (!wait(POLLIN, kReadTimeoutMs)) return -1;
-      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-      if (n <= 0) return -1;
-      buf.append(chunk, static_cast<size_t>(n));
-    }
-    head = buf.substr(0, headEnd);
-    body = buf.substr(headEnd + 4);
-    size_t length = 0;
-    bool haveLength = false;
-    for (size_t pos = head.find("\r\n"); pos != std::string::npos;) {
-      const size_t next = head.find("\r\n", pos + 2);
-      const std::string line = head.substr(pos + 2, next == std::string::npos ? std::string::npos : next - pos - 2);
-      pos = next;
-      const size_t colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string name = lower(line.substr(0, colon));
-      std::string_view value(line);
-      value.remove_prefix(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-      if (name == "transfer-encoding") return 411;
-      if (name == "content-length") {
-        uint32_t v = 0;
-        if (!parseU32(value, v)) return 400;
-        length = v;
-        haveLength = true;
-      }
-    }
-    if (!haveLength) return head.rfind("POST ", 0) == 0 ? 411 : 0;
-    if (length > kMaxBodyBytes) return 413;
-    while (body.size() < length) {
-      if (!wait(POLLIN, kReadTimeoutMs)) return -1;
-      const ssize_t n = ::recv(fd_, chunk, std::min(sizeof chunk, length - body.size()), 0);
-      if (n <= 0) return -1;
-      body.append(chunk, static_cast<size_t>(n));
-    }
-    body.resize(length);
-    return 0;
-  }
   // Writes everything (false when the client left or the server stops).
   bool send(std::string_view data) {
     while (!data.empty()) {
@@ -193,6 +206,12 @@ Result<std::unique_ptr<LoopbackServer>> LoopbackServer::start(llm::Generator& ge
   if (!options.allowRemote && !isLoopbackHost(options.bind))
     return makeError(Errc::permission, "serve: '" + options.bind +
                                            "' is not a loopback address (the server is loopback-only by default)");
+  if (!isLoopbackHost(options.bind) && options.apiKey.empty())
+    return makeError(Errc::permission, "serve: a non-loopback address (" + options.bind +
+                                           ") needs an API key: clients must send it as a bearer token");
+  if (options.requestDeadlineMs == 0 || options.maxPending == 0)
+    return makeError(Errc::invalid_argument, "serve: the request deadline and the pending connections must be > 0");
+  if (sodium_init() < 0) return makeError(Errc::internal, "serve: libsodium failed to initialize");
   addrinfo hints{};
   hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
   hints.ai_socktype = SOCK_STREAM;
@@ -202,7 +221,7 @@ Result<std::unique_ptr<LoopbackServer>> LoopbackServer::start(llm::Generator& ge
     return makeError(Errc::invalid_argument, "serve: '" + options.bind + "' is not a numeric IP address");
   std::unique_ptr<LoopbackServer> s(new LoopbackServer(generator, model));
   s->options_ = options;
-  s->listenFd_ = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  s->listenFd_ = ::socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   int one = 1;
   const bool ok = s->listenFd_ >= 0 && ::setsockopt(s->listenFd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
                   ::bind(s->listenFd_, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(s->listenFd_, 8) == 0;
@@ -239,16 +258,82 @@ std::vector<std::string> LoopbackServer::receivedBodies() const {
   return bodies_;
 }
 
+namespace {
+std::string errorJson(std::string_view message, std::string_view type, uint32_t code);
+std::string response(uint32_t code, std::string_view contentType, std::string_view body);
+}  // namespace
+
+// Connections that have not sent their whole request yet wait in `pending`, read without blocking, each under its
+// own deadline: one that trickles (slow loris) or says nothing holds nobody up and is dropped at its deadline. A
+// complete request is served at once (the generator serves one at a time); meanwhile new connections wait in the
+// kernel's small accept queue (backlog 8), and on return the pending ones are read before any deadline is applied.
 void LoopbackServer::loop() {
+  using Clock = std::chrono::steady_clock;
+  struct Pending {
+    int fd;
+    std::string buf;
+    Clock::time_point deadline;
+  };
+  std::vector<Pending> pending;
+  std::vector<pollfd> polls;
+  const auto drop = [&](size_t i, int status) {
+    if (status > 0) {  // best effort, never waits
+      const std::string r = response(static_cast<uint32_t>(status), "application/json",
+                                     errorJson(status == 408 ? "the request did not arrive in time"
+                                                             : "malformed or unsupported request",
+                                               "invalid_request_error", static_cast<uint32_t>(status)));
+      [[maybe_unused]] const ssize_t n = ::send(pending[i].fd, r.data(), r.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    ::close(pending[i].fd);
+    pending.erase(pending.begin() + static_cast<ptrdiff_t>(i));
+  };
   while (!stopping_.cancelled()) {
-    pollfd p[2] = {{listenFd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
-    if (::poll(p, 2, -1) < 0 && errno != EINTR) break;
-    if ((p[1].revents & POLLIN) != 0) break;
-    if ((p[0].revents & POLLIN) == 0) continue;
-    const int fd = ::accept4(listenFd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    serve(fd);
+    polls.assign({{listenFd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}});
+    int timeoutMs = -1;
+    const Clock::time_point now = Clock::now();
+    for (const Pending& p : pending) {
+      polls.push_back({p.fd, POLLIN, 0});
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(p.deadline - now).count();
+      const int ms = static_cast<int>(std::clamp<long long>(left, 0, 60000));
+      timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
+    }
+    if (::poll(polls.data(), polls.size(), timeoutMs) < 0 && errno != EINTR) break;
+    if ((polls[1].revents & POLLIN) != 0) break;
+    // Read what arrived; a complete request is served now (generation blocks this thread, by design).
+    for (size_t k = polls.size(); k-- > 2;) {
+      if (polls[k].revents == 0) continue;
+      const size_t i = k - 2;
+      char chunk[4096];
+      const ssize_t n = ::recv(pending[i].fd, chunk, sizeof chunk, MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (n <= 0) {
+        drop(i, 0);
+        continue;
+      }
+      pending[i].buf.append(chunk, static_cast<size_t>(n));
+      Request req;
+      const int state = checkRequest(pending[i].buf, req);
+      if (state == 0) continue;
+      const int fd = pending[i].fd;
+      pending.erase(pending.begin() + static_cast<ptrdiff_t>(i));
+      serve(fd, req.head, req.body, req.authorization, state == 1 ? 0 : state);
+      if (stopping_.cancelled()) break;
+    }
+    if (stopping_.cancelled()) break;
+    const Clock::time_point after = Clock::now();
+    for (size_t i = pending.size(); i-- > 0;) {
+      if (pending[i].deadline <= after) drop(i, 408);
+    }
+    // Take every queued connection (the listening socket does not block), so that the kernel's queue stays short.
+    for (int taken = 0; (polls[0].revents & POLLIN) != 0 && taken < 64; ++taken) {
+      const int fd = ::accept4(listenFd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0) break;
+      // Full: the oldest waiting connection makes room (a flood of idle connections evicts itself).
+      if (pending.size() >= options_.maxPending) drop(0, 408);
+      pending.push_back({fd, {}, after + std::chrono::milliseconds(options_.requestDeadlineMs)});
+    }
   }
+  for (size_t i = pending.size(); i-- > 0;) drop(i, 0);
 }
 
 namespace {
@@ -296,15 +381,22 @@ struct ChunkWriter {
 
 }  // namespace
 
-void LoopbackServer::serve(int fd) {
+void LoopbackServer::serve(int fd, const std::string& head, const std::string& body,
+                           const std::string& authorization, int status) {
   Connection c(fd, wakeFds_[0]);
-  std::string head, body;
-  const int status = c.readRequest(head, body);
-  if (status < 0) return;
   requests_.fetch_add(1);
   if (status > 0) {
     c.send(response(static_cast<uint32_t>(status), "application/json",
                     errorJson("malformed or unsupported request", "invalid_request_error", static_cast<uint32_t>(status))));
+    return;
+  }
+  if (!options_.apiKey.empty() && !bearerMatches(authorization, options_.apiKey)) {
+    // Nothing of an unauthenticated request is kept or recorded.
+    std::string r = response(401, "application/json",
+                             errorJson("missing or wrong API key (Authorization: Bearer KEY)", "authentication_error",
+                                       401));
+    r.insert(r.find("\r\n") + 2, "WWW-Authenticate: Bearer\r\n");
+    c.send(r);
     return;
   }
   {

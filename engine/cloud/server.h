@@ -46,9 +46,13 @@ inline constexpr uint32_t kTrickleChunks = 60;
 Result<ServerFault> parseServerFault(std::string_view spec);
 
 struct ServerOptions {
-  std::string bind = "127.0.0.1";  // numeric address; a non-loopback one needs allowRemote
+  std::string bind = "127.0.0.1";  // numeric address; a non-loopback one needs allowRemote and apiKey
   uint16_t port = 0;               // 0 = an ephemeral port (see LoopbackServer::port())
   bool allowRemote = false;
+  // When set, every request must carry "Authorization: Bearer <apiKey>" (checked in constant time), else 401.
+  std::string apiKey;
+  uint32_t requestDeadlineMs = 5000;  // a connection's whole request (head and body) must arrive within this
+  uint32_t maxPending = 8;            // connections still sending their request; a new one evicts the oldest
   ServerFault fault;
   std::string modelName = "sotto-local";  // the "model" field of the answers
   uint32_t maxTokensCap = 1024;           // a request's max_tokens is clamped to this
@@ -59,9 +63,10 @@ struct ServerOptions {
   std::string script;
 };
 
-// Threading: start() on the control thread spawns one server thread that serves connections one at a time and
-// alone drives `generator` (which must outlive the server and not be used elsewhere meanwhile). stop() (or the
-// destructor) from the control thread: it cancels a running answer and joins within ~100 ms.
+// Threading: start() on the control thread spawns one server thread. It reads every connection's request without
+// blocking, each under its own deadline (a slow or silent client holds nobody up), answers complete requests one
+// at a time and alone drives `generator` (which must outlive the server and not be used elsewhere meanwhile).
+// stop() (or the destructor) from the control thread: it cancels a running answer and joins within ~100 ms.
 class LoopbackServer {
  public:
   static Result<std::unique_ptr<LoopbackServer>> start(llm::Generator& generator, const llm::Model& model,
@@ -79,7 +84,8 @@ class LoopbackServer {
  private:
   LoopbackServer(llm::Generator& g, const llm::Model& m) : generator_(g), model_(m) {}
   void loop();
-  void serve(int fd);
+  void serve(int fd, const std::string& head, const std::string& body, const std::string& authorization,
+             int status);
   class Connection;
 
   llm::Generator& generator_;

@@ -1,209 +1,27 @@
 // SPDX-License-Identifier: MIT
-// Audit log: per-record XChaCha20-Poly1305 under the keystore's "audit" subkey, rotation, torn-tail recovery.
+// Writing the audit log: per-record XChaCha20-Poly1305, a keyed-BLAKE2b MAC chain across records and files, a sealed
+// head replaced atomically, rotation, torn-tail and lagging-head recovery, one flock'ed writer at a time.
 #include "engine/privacy/audit.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
 #include <sodium.h>
 
+#include "engine/privacy/audit_format.h"
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 
 namespace sotto::privacy {
 namespace {
 
-constexpr char kMagic[8] = {'S', 'O', 'T', 'T', 'O', 'A', 'U', 'D'};
-constexpr std::uint32_t kVersion = 1;
-constexpr std::size_t kHeaderBytes = 32;  // magic 8 | version u32 | reserved u32 | file id 16
-constexpr std::size_t kNonceBytes = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
-constexpr std::size_t kTagBytes = crypto_aead_xchacha20poly1305_ietf_ABYTES;
-constexpr std::size_t kFrameBytes = 4 + kNonceBytes;            // length + nonce before the ciphertext
-constexpr std::size_t kMinPlainBytes = 1 + 8 + 2 + 2 + 2 + 4;   // version, time, three u16 lengths, u32 length
-constexpr std::size_t kMaxCipherBytes = 64u * 1024 * 1024;      // no file is larger (privacy.audit.max-file-kib)
-constexpr std::uint32_t kMaxFilesScanned = 64;                  // highest rotated index read or cleaned up
-constexpr std::uint8_t kRecordVersion = 1;
-
-static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == hal::kKeyBytes);
-
-std::string fileName(std::uint32_t k) { return k == 0 ? "audit.log" : "audit.log." + std::to_string(k); }
-
-Error ioError(int e, const std::string& what) {
-  return makeError(e == EACCES || e == EPERM || e == EROFS ? Errc::permission : Errc::io,
-                   what + ": " + std::strerror(e));
-}
-
-void putU16(std::string& out, std::uint16_t v) {
-  for (int i = 0; i < 2; ++i) out += static_cast<char>(v >> (8 * i));
-}
-void putU32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>(v >> (8 * i));
-}
-void putU64(std::string& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out += static_cast<char>(v >> (8 * i));
-}
-std::uint64_t getLe(const unsigned char* p, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-// Associated data: binds a record to its file (the whole header, with its random id), its position and length.
-std::array<unsigned char, kHeaderBytes + 12> associatedData(const unsigned char* header, std::uint64_t seq,
-                                                            std::uint32_t len) {
-  std::array<unsigned char, kHeaderBytes + 12> ad{};
-  std::memcpy(ad.data(), header, kHeaderBytes);
-  for (int i = 0; i < 8; ++i) ad[kHeaderBytes + i] = static_cast<unsigned char>(seq >> (8 * i));
-  for (int i = 0; i < 4; ++i) ad[kHeaderBytes + 8 + i] = static_cast<unsigned char>(len >> (8 * i));
-  return ad;
-}
-
-Result<std::string> encodePlain(const AuditRecord& r) {
-  if (r.route.size() > 0xFFFF || r.reason.size() > 0xFFFF || r.host.size() > 0xFFFF ||
-      r.sent.size() > kMaxCipherBytes) {
-    return makeError(Errc::invalid_argument, "audit: record field too long");
-  }
-  std::string p;
-  p.reserve(kMinPlainBytes + r.route.size() + r.reason.size() + r.host.size() + r.sent.size());
-  p += static_cast<char>(kRecordVersion);
-  putU64(p, static_cast<std::uint64_t>(r.timeMs));
-  for (const std::string* s : {&r.route, &r.reason, &r.host}) {
-    putU16(p, static_cast<std::uint16_t>(s->size()));
-    p += *s;
-  }
-  putU32(p, static_cast<std::uint32_t>(r.sent.size()));
-  p += r.sent;
-  return p;
-}
-
-bool decodePlain(const unsigned char* p, std::size_t n, AuditRecord& r) {
-  if (n < kMinPlainBytes || p[0] != kRecordVersion) return false;
-  std::size_t at = 1;
-  r.timeMs = static_cast<std::int64_t>(getLe(p + at, 8));
-  at += 8;
-  for (std::string* s : {&r.route, &r.reason, &r.host}) {
-    if (n - at < 2) return false;
-    const std::size_t len = getLe(p + at, 2);
-    at += 2;
-    if (n - at < len) return false;
-    s->assign(reinterpret_cast<const char*>(p + at), len);
-    at += len;
-  }
-  if (n - at < 4) return false;
-  const std::size_t len = getLe(p + at, 4);
-  at += 4;
-  if (n - at != len) return false;
-  r.sent.assign(reinterpret_cast<const char*>(p + at), len);
-  return true;
-}
-
-Result<std::string> readWhole(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return ioError(errno, "cannot open " + path);
-  std::string data;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int e = errno;
-      ::close(fd);
-      return ioError(e, "cannot read " + path);
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<std::size_t>(n));
-    if (data.size() > kMaxCipherBytes + kHeaderBytes) {
-      ::close(fd);
-      return makeError(Errc::corrupt, path + " is larger than any audit file can be");
-    }
-  }
-  ::close(fd);
-  return data;
-}
-
-// One file, checked record by record.
-struct ParsedFile {
-  bool headerOk = false;
-  unsigned char header[kHeaderBytes] = {};
-  std::vector<AuditRecord> records;
-  std::uint64_t goodEnd = 0;  // end of the last record that framed correctly
-  std::uint64_t count = 0;    // records framed (authenticated or not)
-  std::uint32_t tampered = 0;
-  bool torn = false;
-  std::vector<std::string> problems;
-};
-
-ParsedFile parseFile(const std::string& name, std::string_view data, const hal::SecretKey& key) {
-  ParsedFile f;
-  const auto* d = reinterpret_cast<const unsigned char*>(data.data());
-  if (data.size() < kHeaderBytes || std::memcmp(d, kMagic, sizeof kMagic) != 0 || getLe(d + 8, 4) != kVersion) {
-    if (data.size() < kHeaderBytes && std::string_view(data).substr(0, std::min(data.size(), sizeof kMagic)) ==
-                                          std::string_view(kMagic, std::min(data.size(), sizeof kMagic))) {
-      f.torn = true;
-      f.problems.push_back(name + ": truncated header (crash while creating it): skipped");
-    } else {
-      ++f.tampered;
-      f.problems.push_back(name + ": not an audit log file of this version (corrupt header): skipped");
-    }
-    return f;
-  }
-  f.headerOk = true;
-  std::memcpy(f.header, d, kHeaderBytes);
-  std::size_t pos = kHeaderBytes;
-  f.goodEnd = pos;
-  std::vector<unsigned char> plain;
-  while (pos < data.size()) {
-    const std::size_t left = data.size() - pos;
-    if (left < kFrameBytes) {
-      f.torn = true;
-      break;
-    }
-    const auto len = static_cast<std::uint32_t>(getLe(d + pos, 4));
-    if (len < kMinPlainBytes + kTagBytes || len > kMaxCipherBytes) {
-      ++f.tampered;
-      f.problems.push_back(name + ": record " + std::to_string(f.count + 1) + " at byte " + std::to_string(pos) +
-                           " has an impossible length (corrupt or tampered); the rest of the file is skipped");
-      return f;
-    }
-    if (left - kFrameBytes < len) {
-      f.torn = true;
-      break;
-    }
-    const auto ad = associatedData(f.header, f.count, len);
-    plain.resize(len - kTagBytes);
-    unsigned long long plainLen = 0;
-    const unsigned char* nonce = d + pos + 4;
-    const unsigned char* cipher = nonce + kNonceBytes;
-    AuditRecord r;
-    if (crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &plainLen, nullptr, cipher, len, ad.data(),
-                                                   ad.size(), nonce, key.bytes().data()) != 0) {
-      ++f.tampered;
-      f.problems.push_back(name + ": record " + std::to_string(f.count + 1) + " at byte " + std::to_string(pos) +
-                           " fails authentication (tampered, corrupt or another device's key)");
-    } else if (!decodePlain(plain.data(), plainLen, r)) {
-      ++f.tampered;
-      f.problems.push_back(name + ": record " + std::to_string(f.count + 1) + " at byte " + std::to_string(pos) +
-                           " authenticates but is malformed (newer version?)");
-    } else {
-      f.records.push_back(std::move(r));
-    }
-    sodium_memzero(plain.data(), plain.size());
-    pos += kFrameBytes + len;
-    f.goodEnd = pos;
-    ++f.count;
-  }
-  if (f.torn) {
-    f.problems.push_back(name + ": the final record is incomplete (" + std::to_string(data.size() - f.goodEnd) +
-                         " bytes; crash while appending): skipped");
-  }
-  return f;
-}
+using namespace audit_format;
 
 Status fsyncDir(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -230,14 +48,36 @@ bool pwriteAll(int fd, const char* data, std::size_t n, off_t at) {
   return true;
 }
 
+
+// Holds the exclusive flock of the log's lock file for a scope (other processes' writers wait). Without a lock
+// file, or on a file system without flock, it holds nothing: one writer, as before.
+class WriterLock {
+ public:
+  explicit WriterLock(int fd) : fd_(fd) {
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~WriterLock() {
+    if (fd_ >= 0) ::flock(fd_, LOCK_UN);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 AuditLog::AuditLog(AuditOptions options, const hal::SecretKey& key) : options_(std::move(options)) {
-  std::memcpy(key_.mutableBytes().data(), key.bytes().data(), hal::kKeyBytes);
+  AuditKeys keys = deriveKeys(key);
+  encKey_ = std::move(keys.enc);
+  macKey_ = std::move(keys.mac);
 }
 
 AuditLog::~AuditLog() {
   if (fd_ >= 0) ::close(fd_);
+  if (lockFd_ >= 0) ::close(lockFd_);
 }
 
 Result<std::unique_ptr<AuditLog>> AuditLog::open(const AuditOptions& options, const hal::SecretKey& key) {
@@ -251,36 +91,98 @@ Result<std::unique_ptr<AuditLog>> AuditLog::open(const AuditOptions& options, co
     return ioError(errno, "audit: cannot create directory " + options.dir);
   }
   std::unique_ptr<AuditLog> log(new AuditLog(options, key));
-  // Files beyond the cap (the setting was lowered): the cap wins.
-  for (std::uint32_t k = options.maxFiles; k <= kMaxFilesScanned; ++k) {
-    ::unlink((options.dir + "/" + fileName(k)).c_str());
-  }
+  log->lockFd_ = ::open((options.dir + "/audit.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  WriterLock lock(log->lockFd_);
   if (Status s = log->recover(); !s) return std::move(s).error();
+  // Files beyond the cap (the setting was lowered): the cap wins; the head moves on first.
+  if (Status s = log->dropFilesFrom(options.maxFiles); !s) return std::move(s).error();
   for (const std::string& w : log->warnings_) SOTTO_LOG_WARN("audit", "recovered", "%s", w.c_str());
   return log;
 }
 
+void AuditLog::newChain() {
+  randombytes_buf(logId_.data(), logId_.size());
+  firstIndex_ = 0;
+  nextIndex_ = 0;
+  lastMac_ = genesisMac(macKey_, logId_);
+}
+
+Status AuditLog::writeHead() {
+  const std::string bytes = headBytes(macKey_, logId_, firstIndex_, nextIndex_, lastMac_);
+  Status s = hal::writeFileAtomic(options_.dir + "/" + kAuditHeadName, bytesOf(bytes), 0600);
+  if (!s) return makeError(s.error().code, "audit: cannot seal the head: " + s.error().message);
+  headStale_ = false;
+  return {};
+}
+
 Status AuditLog::recover() {
-  const std::string path = options_.dir + "/" + fileName(0);
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return startFresh();
-    return ioError(errno, "audit: cannot stat " + path);
+  AuditKeys keys;
+  std::memcpy(keys.enc.mutableBytes().data(), encKey_.bytes().data(), hal::kKeyBytes);
+  std::memcpy(keys.mac.mutableBytes().data(), macKey_.bytes().data(), hal::kKeyBytes);
+  const std::string dir = options_.dir;
+  const std::string path = dir + "/" + fileName(0);
+  const Head head = readHead(dir, macKey_);
+  if (head.state != Head::State::ok) {
+    bool chained = false;
+    for (std::uint32_t k = 0; k <= kMaxFilesScanned && !chained; ++k) {
+      if (!exists(dir + "/" + fileName(k))) continue;
+      auto d = readPrefix(dir + "/" + fileName(k), 12);
+      chained = d && versionOf(*d) == kVersion;
+    }
+    if (head.state == Head::State::corrupt) {
+      auto aside = hal::setAside(dir + "/" + kAuditHeadName);
+      warnings_.push_back(std::string(kAuditHeadName) + ": " + head.why + ": set aside" +
+                          (aside ? " as " + *aside : "") + "; a new chain starts");
+    } else if (chained) {
+      warnings_.push_back(std::string(kAuditHeadName) + " is missing beside chained files: a new chain starts");
+    }
+    newChain();
+    if (Status s = writeHead(); !s) return s;
+    if (exists(path)) {
+      auto d = readPrefix(path, 12);
+      warnings_.push_back(fileName(0) + (d && versionOf(*d) == kLegacyVersion
+                                             ? ": format 1 (before the chain): kept as audit.log.1"
+                                             : ": kept as audit.log.1 as evidence"));
+      return rotate();
+    }
+    return startFresh();
   }
+  logId_ = head.logId;
+  firstIndex_ = head.firstIndex;
+  nextIndex_ = head.nextIndex;
+  lastMac_ = head.lastMac;
+  if (!exists(path)) return startFresh();  // first start, or a crash inside a rotation
   auto data = readWhole(path);
   if (!data) {
     warnings_.push_back(data.error().message + ": set aside");
     return rotate();
   }
-  ParsedFile f = parseFile(fileName(0), *data, key_);
-  for (const std::string& p : f.problems) warnings_.push_back(p);
-  if (!f.headerOk || f.tampered > 0) {
-    warnings_.push_back(fileName(0) + ": kept as evidence, a new file is started");
+  if (versionOf(*data) != kVersion) {
+    warnings_.push_back(fileName(0) + ": not a chained audit file: kept as audit.log.1 as evidence");
+    return rotate();
+  }
+  ChainFile f = parseChain(fileName(0), *data, keys);
+  bool clean = f.headerOk && f.tampered == 0 && f.logId == logId_;
+  bool lagged = false;
+  if (clean && !(f.endIndex == nextIndex_ && f.lastMac == lastMac_)) {
+    lagged = f.endIndex == nextIndex_ + 1 && f.lastButOneMac == lastMac_;
+    if (!lagged) {
+      clean = false;
+      f.problems.push_back(fileName(0) + ": ends at record " + std::to_string(f.endIndex) +
+                           " but the sealed head counts " + std::to_string(nextIndex_));
+    }
+  }
+  if (!clean) {
+    for (const std::string& p : f.problems) warnings_.push_back(p);
+    if (f.headerOk && f.logId != logId_) warnings_.push_back(fileName(0) + ": belongs to another chain");
+    warnings_.push_back(fileName(0) + ": kept as evidence (audit.log.1), a new file continues the chain");
     return rotate();
   }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return ioError(errno, "audit: cannot open " + path);
   if (f.torn) {
+    warnings_.push_back(fileName(0) + ": the final record is incomplete (" +
+                        std::to_string(data->size() - f.goodEnd) + " bytes; crash while appending): cut off");
     if (::ftruncate(fd, static_cast<off_t>(f.goodEnd)) != 0 || ::fdatasync(fd) != 0) {
       const int e = errno;
       ::close(fd);
@@ -289,12 +191,73 @@ Status AuditLog::recover() {
   }
   fd_ = fd;
   size_ = f.goodEnd;
-  records_ = f.count;
-  std::memcpy(header_, f.header, sizeof header_);
+  if (lagged) {
+    warnings_.push_back("the sealed head lagged by the last record (crash after appending); it verifies: resealed");
+    nextIndex_ = f.endIndex;
+    lastMac_ = f.lastMac;
+    if (Status s = writeHead(); !s) return s;
+  }
   return {};
 }
 
-// A new current file: header into a temporary, synced, renamed over audit.log, directory synced.
+// Another process may have appended or rotated since our last write (the lock is held): continue from the head
+// it sealed. A missing or unreadable head changes nothing: our state is the truth and the next write restores it.
+Status AuditLog::syncWithOthers() {
+  const Head head = readHead(options_.dir, macKey_);
+  if (head.state != Head::State::ok || (head.logId == logId_ && head.firstIndex == firstIndex_ &&
+                                        head.nextIndex == nextIndex_ && head.lastMac == lastMac_)) {
+    return {};
+  }
+  logId_ = head.logId;
+  firstIndex_ = head.firstIndex;
+  nextIndex_ = head.nextIndex;
+  lastMac_ = head.lastMac;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  const std::string path = options_.dir + "/" + fileName(0);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return errno == ENOENT ? startFresh() : ioError(errno, "audit: cannot open " + path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return ioError(e, "audit: cannot stat " + path);
+  }
+  fd_ = fd;
+  size_ = static_cast<std::uint64_t>(st.st_size);
+  return {};
+}
+
+// Files first..64 go; before that the head's first kept record moves to the oldest file that stays.
+Status AuditLog::dropFilesFrom(std::uint32_t first) {
+  bool any = false;
+  for (std::uint32_t k = first; k <= kMaxFilesScanned && !any; ++k) any = exists(options_.dir + "/" + fileName(k));
+  if (!any) return {};
+  std::uint64_t oldest = nextIndex_;
+  for (std::uint32_t k = first; k-- > 0;) {
+    const std::string path = options_.dir + "/" + fileName(k);
+    if (!exists(path)) continue;
+    auto data = readPrefix(path, kHeaderBytes);
+    if (!data || versionOf(*data) != kVersion || data->size() < kHeaderBytes) continue;
+    const auto* d = reinterpret_cast<const unsigned char*>(data->data());
+    const Mac mac = keyedMac(macKey_, "sotto-audit-file-v2", {std::span(d, kHeaderMacAt)});
+    if (!sameMac(mac.data(), d + kHeaderMacAt) || std::memcmp(d + 16, logId_.data(), kIdBytes) != 0) continue;
+    oldest = getLe(d + 32, 8);
+    break;
+  }
+  if (oldest != firstIndex_ && oldest <= nextIndex_) {
+    firstIndex_ = oldest;
+    if (Status s = writeHead(); !s) return s;
+  }
+  for (std::uint32_t k = first; k <= kMaxFilesScanned; ++k) {
+    const std::string path = options_.dir + "/" + fileName(k);
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return ioError(errno, "audit: cannot remove " + path);
+  }
+  return {};
+}
+
+// A new current file continuing the chain: header into a temporary, synced, renamed over audit.log, directory
+// synced.
 Status AuditLog::startFresh() {
   if (fd_ >= 0) {
     ::close(fd_);
@@ -305,14 +268,7 @@ Status AuditLog::startFresh() {
   ::unlink(tmp.c_str());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return ioError(errno, "audit: cannot create " + tmp);
-  unsigned char fileId[16];
-  randombytes_buf(fileId, sizeof fileId);
-  std::string header(kMagic, sizeof kMagic);
-  putU32(header, kVersion);
-  putU32(header, 0);
-  header.append(reinterpret_cast<const char*>(fileId), sizeof fileId);
-  static_assert(sizeof header_ == kHeaderBytes);
-  std::memcpy(header_, header.data(), kHeaderBytes);
+  const std::string header = fileHeader(macKey_, logId_, nextIndex_, lastMac_);
   if (!pwriteAll(fd, header.data(), header.size(), 0) || ::fsync(fd) != 0 ||
       ::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
@@ -321,8 +277,7 @@ Status AuditLog::startFresh() {
     return ioError(e, "audit: cannot create " + path);
   }
   fd_ = fd;
-  size_ = kHeaderBytes;
-  records_ = 0;
+  size_ = header.size();
   return fsyncDir(options_.dir);
 }
 
@@ -331,10 +286,8 @@ Status AuditLog::rotate() {
     ::close(fd_);
     fd_ = -1;
   }
+  if (Status s = dropFilesFrom(options_.maxFiles - 1); !s) return s;
   const std::string base = options_.dir + "/";
-  if (::unlink((base + fileName(options_.maxFiles - 1)).c_str()) != 0 && errno != ENOENT) {
-    return ioError(errno, "audit: cannot remove the oldest file " + base + fileName(options_.maxFiles - 1));
-  }
   for (std::uint32_t k = options_.maxFiles - 1; k-- > 0;) {
     if (::rename((base + fileName(k)).c_str(), (base + fileName(k + 1)).c_str()) != 0 && errno != ENOENT) {
       return ioError(errno, "audit: cannot rotate " + base + fileName(k));
@@ -354,66 +307,58 @@ Status AuditLog::append(const AuditRecord& record) {
   sodium_memzero(stamped.sent.data(), stamped.sent.size());
   if (!plain) return std::move(plain).error();
   const std::size_t cipherLen = plain->size() + kTagBytes;
-  const std::uint64_t recordBytes = kFrameBytes + cipherLen;
+  const std::uint64_t recordBytes = kFrameBytes + cipherLen + kMacBytes;
   if (kHeaderBytes + recordBytes > options_.maxFileBytes) {
     sodium_memzero(plain->data(), plain->size());
     return makeError(Errc::invalid_argument, "audit: a record of " + std::to_string(recordBytes) +
                                                  " bytes does not fit in one audit file (privacy.audit.max-file-kib)");
   }
   std::lock_guard lock(mutex_);
-  if (fd_ < 0 || size_ + recordBytes > options_.maxFileBytes) {
-    if (Status s = fd_ < 0 ? startFresh() : rotate(); !s) {
-      sodium_memzero(plain->data(), plain->size());
-      return s;
-    }
+  WriterLock others(lockFd_);
+  // A record the head does not seal yet: seal it first, never let the head lag by more than one record.
+  Status ready = headStale_ ? writeHead() : syncWithOthers();
+  if (ready && (fd_ < 0 || size_ + recordBytes > options_.maxFileBytes)) ready = fd_ < 0 ? startFresh() : rotate();
+  if (!ready) {
+    sodium_memzero(plain->data(), plain->size());
+    return ready;
   }
   std::string out(recordBytes, '\0');
   auto* o = reinterpret_cast<unsigned char*>(out.data());
   for (int i = 0; i < 4; ++i) o[i] = static_cast<unsigned char>(cipherLen >> (8 * i));
-  randombytes_buf(o + 4, kNonceBytes);
-  const auto ad = associatedData(header_, records_, static_cast<std::uint32_t>(cipherLen));
+  for (int i = 0; i < 8; ++i) o[4 + i] = static_cast<unsigned char>(nextIndex_ >> (8 * i));
+  randombytes_buf(o + 12, kNonceBytes);
+  const auto ad = recordAd(logId_, nextIndex_, static_cast<std::uint32_t>(cipherLen));
   unsigned long long written = 0;
   crypto_aead_xchacha20poly1305_ietf_encrypt(o + kFrameBytes, &written,
                                              reinterpret_cast<const unsigned char*>(plain->data()), plain->size(),
-                                             ad.data(), ad.size(), nullptr, o + 4, key_.bytes().data());
+                                             ad.data(), ad.size(), nullptr, o + 12, encKey_.bytes().data());
   sodium_memzero(plain->data(), plain->size());
+  const Mac mac = chainMac(macKey_, logId_, lastMac_, std::span<const unsigned char>(o, kFrameBytes + cipherLen));
+  std::memcpy(o + kFrameBytes + cipherLen, mac.data(), kMacBytes);
   if (!pwriteAll(fd_, out.data(), out.size(), static_cast<off_t>(size_)) || ::fdatasync(fd_) != 0) {
     const int e = errno;
     // Nothing half-written stays: cut back to the last whole record (best effort; recover() also handles it).
     [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(size_));
+    hal::noteWriteResult(options_.dir + "/" + fileName(0), e);  // a full disk shows in the daemon's STATUS
     return ioError(e, "audit: cannot write " + options_.dir + "/" + fileName(0));
   }
-  size_ += recordBytes;
-  ++records_;
-  return {};
-}
-
-Result<AuditReadout> readAuditLog(const std::string& dir, const hal::SecretKey& key) {
-  if (sodium_init() < 0) return makeError(Errc::internal, "audit: libsodium failed to initialize");
-  AuditReadout out;
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) {
-    if (errno == ENOENT) return out;
-    return ioError(errno, "audit: cannot read directory " + dir);
-  }
-  if (!S_ISDIR(st.st_mode)) return makeError(Errc::invalid_argument, "audit: " + dir + " is not a directory");
-  if (::access(dir.c_str(), R_OK | X_OK) != 0) return ioError(errno, "audit: cannot read directory " + dir);
-  for (std::uint32_t k = kMaxFilesScanned + 1; k-- > 0;) {  // oldest first
-    const std::string path = dir + "/" + fileName(k);
-    if (::lstat(path.c_str(), &st) != 0) continue;
-    auto data = readWhole(path);
-    if (!data) {
-      out.problems.push_back(data.error().message);
-      ++out.tampered;
-      continue;
+  const Mac previous = lastMac_;
+  ++nextIndex_;
+  lastMac_ = mac;
+  if (Status s = writeHead(); !s) {
+    // Unsealed: take the record back, so that the log does not claim a request that is not sent. When even that
+    // fails, the record stays (it verifies against the chain) and the next append seals it first.
+    if (::ftruncate(fd_, static_cast<off_t>(size_)) == 0 && ::fdatasync(fd_) == 0) {
+      --nextIndex_;
+      lastMac_ = previous;
+    } else {
+      size_ += recordBytes;
+      headStale_ = true;
     }
-    ParsedFile f = parseFile(fileName(k), *data, key);
-    for (AuditRecord& r : f.records) out.records.push_back(std::move(r));
-    for (std::string& p : f.problems) out.problems.push_back(std::move(p));
-    out.tampered += f.tampered;
-    out.torn += f.torn ? 1 : 0;
+    return s;
   }
-  return out;
+  size_ += recordBytes;
+  return {};
 }
 
 }  // namespace sotto::privacy

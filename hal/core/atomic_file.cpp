@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <mutex>
 
 namespace sotto::hal {
 namespace {
@@ -34,7 +36,34 @@ bool writeAll(int fd, const uint8_t* p, size_t n) {
   return true;
 }
 
+std::atomic<int> injectedError{0};
+std::mutex diskFullMutex;
+std::optional<DiskFull> lastDiskFull;  // guarded by diskFullMutex
+
 }  // namespace
+
+void noteWriteResult(const std::string& path, int error) {
+  const bool full = error == ENOSPC || error == EDQUOT;
+  std::lock_guard lock(diskFullMutex);
+  if (full) {
+    lastDiskFull = DiskFull{path, error};
+  } else if (error == 0 && lastDiskFull) {
+    // A write that succeeded on the same file system: it takes writes again.
+    const std::string before = directoryOf(lastDiskFull->path), now = directoryOf(path);
+    struct stat a {}, b {};
+    if (before == now ||
+        (::stat(before.c_str(), &a) == 0 && ::stat(now.c_str(), &b) == 0 && a.st_dev == b.st_dev)) {
+      lastDiskFull.reset();
+    }
+  }
+}
+
+std::optional<DiskFull> diskFull() {
+  std::lock_guard lock(diskFullMutex);
+  return lastDiskFull;
+}
+
+void injectWriteFailure(int error) { injectedError.store(error, std::memory_order_relaxed); }
 
 std::string directoryOf(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -43,15 +72,26 @@ std::string directoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
-Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode) {
-  if (path.empty()) return makeError(Errc::invalid_argument, "cannot write a file with an empty path");
+namespace {
+
+// The write itself; `err` is the errno of a failure (0 when it is no system error).
+Status writeAtomically(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode,
+                       int& err) {
+  if (const int injected = injectedError.load(std::memory_order_relaxed); injected != 0) {
+    err = injected;
+    return osError("cannot write " + path + " (injected fault)", injected);
+  }
   std::string tmp = path + ".tmp-XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return osError("cannot create a temporary file in '" + directoryOf(path) + "'", errno);
-  auto failWith = [&](const std::string& what, int err) -> Status {
+  if (fd < 0) {
+    err = errno;
+    return osError("cannot create a temporary file in '" + directoryOf(path) + "'", err);
+  }
+  auto failWith = [&](const std::string& what, int e) -> Status {
     ::close(fd);
     ::unlink(tmp.c_str());
-    return osError(what, err);
+    err = e;
+    return osError(what, e);
   };
   for (const auto& part : parts) {
     if (!writeAll(fd, part.data(), part.size())) return failWith("cannot write " + path, errno);
@@ -60,24 +100,40 @@ Status writeFileAtomic(const std::string& path, std::span<const std::span<const 
   // Durable before the rename, or a crash could leave an empty file under the final name.
   if (::fsync(fd) != 0) return failWith("cannot fsync " + tmp, errno);
   if (::close(fd) != 0) {
-    const int err = errno;
+    err = errno;
     ::unlink(tmp.c_str());
     return osError("cannot close " + tmp, err);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
+    err = errno;
     ::unlink(tmp.c_str());
     return osError("cannot rename " + tmp + " to " + path, err);
   }
   // The rename itself is only durable once the directory is synced.
   const std::string dir = directoryOf(path);
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return osError("cannot open directory " + dir + " to fsync it", errno);
+  if (dfd < 0) {
+    err = errno;
+    return osError("cannot open directory " + dir + " to fsync it", err);
+  }
   const int rc = ::fsync(dfd);
-  const int err = errno;
+  const int syncErr = errno;
   ::close(dfd);
-  if (rc != 0) return osError("cannot fsync directory " + dir, err);
+  if (rc != 0) {
+    err = syncErr;
+    return osError("cannot fsync directory " + dir, err);
+  }
   return {};
+}
+
+}  // namespace
+
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode) {
+  if (path.empty()) return makeError(Errc::invalid_argument, "cannot write a file with an empty path");
+  int err = 0;
+  Status s = writeAtomically(path, parts, mode, err);
+  if (s || err != 0) noteWriteResult(path, s ? 0 : err);
+  return s;
 }
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes, mode_t mode) {

@@ -87,5 +87,37 @@ TEST_F(AtomicFile, SetAsideMovesTheFileOutOfTheWay) {
   EXPECT_EQ(directoryOf("/b"), "/");
 }
 
+// A full disk is remembered for the daemon's STATUS line until a write in that directory succeeds again; the
+// injected fault (sottod --fault enospc:MS) fails like the real one, before touching the disk.
+TEST_F(AtomicFile, AFullDiskIsRememberedUntilAWriteThereSucceeds) {
+  ASSERT_TRUE(writeFileAtomic(path("state"), std::vector<uint8_t>{1}, 0600).ok());
+  EXPECT_FALSE(diskFull());
+  injectWriteFailure(ENOSPC);
+  Status failed = writeFileAtomic(path("state"), std::vector<uint8_t>{2}, 0600);
+  injectWriteFailure(0);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().code, Errc::io);
+  EXPECT_NE(failed.error().message.find("No space left on device"), std::string::npos) << failed.error().message;
+  EXPECT_EQ(*readFile(path("state"), 10), std::vector<uint8_t>{1});  // untouched
+  auto full = diskFull();
+  ASSERT_TRUE(full);
+  EXPECT_EQ(full->path, path("state"));
+  EXPECT_EQ(full->error, ENOSPC);
+  // Other failures and successes on other file systems do not clear it; a success on that file system does.
+  noteWriteResult("/proc/self/file", 0);
+  noteWriteResult(path("other"), EACCES);
+  EXPECT_TRUE(diskFull());
+  noteWriteResult("/elsewhere/file", EDQUOT);
+  EXPECT_EQ(diskFull()->path, "/elsewhere/file");
+  noteWriteResult("/elsewhere/other", 0);  // the same (missing) directory
+  EXPECT_FALSE(diskFull());
+  injectWriteFailure(ENOSPC);
+  EXPECT_FALSE(writeFileAtomic(path("state"), std::vector<uint8_t>{3}, 0600).ok());
+  injectWriteFailure(0);
+  EXPECT_TRUE(diskFull());
+  ASSERT_TRUE(writeFileAtomic(path("state"), std::vector<uint8_t>{4}, 0600).ok());
+  EXPECT_FALSE(diskFull());
+}
+
 }  // namespace
 }  // namespace sotto::hal

@@ -155,5 +155,30 @@ TEST(PiiCli, RefusedLinesArePrivateNotEmpty) {
   EXPECT_NE(out.find("\"type\":\"PHONE\"}]}\n"), std::string::npos) << out;
 }
 
+// Before the chain, a cut exactly at a record boundary went unnoticed (exit 0): now it fails and names the record.
+TEST_F(AuditCli, ACutAtARecordBoundaryFailsAndNamesTheRecord) {
+  appendTwo();
+  const std::string file = tmp_.path() + "/audit/audit.log";
+  std::string whole;
+  {
+    std::ifstream in(file, std::ios::binary);
+    whole.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // The second record: length, number, nonce | ciphertext of version, time, "cloud", "forced", the host, "second"
+  // plus the tag | chain MAC.
+  const std::size_t plain = 1 + 8 + (2 + 5) + (2 + 6) + (2 + 14) + (4 + 6);
+  const std::size_t second = (4 + 8 + 24) + (plain + 16) + 32;
+  ASSERT_EQ(whole.size(), 104 + (4 + 8 + 24) + 32 + 16 + (1 + 8 + 7 + 16 + 21 + 4 + 38) + second);
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << whole.substr(0, whole.size() - second);
+  std::string out;
+  EXPECT_EQ(run({}, out), 1) << out;
+  EXPECT_NE(out.find("record 2 cut off (truncated)"), std::string::npos) << out;
+  EXPECT_NE(out.find("first bad: record 2"), std::string::npos) << out;
+  // Only the sealed head left: not an empty log.
+  std::filesystem::remove(file);
+  EXPECT_EQ(run({}, out), 1) << out;
+  EXPECT_NE(out.find("no file holds them"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace sotto::privacy

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes
 // Moves a bad state file out of the way (to `path` + ".bad-<unix seconds>") so that it can be inspected later and
 // is never loaded again; returns the new name. Any non-real-time thread.
 Result<std::string> setAside(const std::string& path);
+
+// A full disk, for health reports (the daemon's STATUS line): the latest persistent-state write that failed with
+// ENOSPC or EDQUOT and was not followed by a successful write on the same file system.
+struct DiskFull {
+  std::string path;  // the file that could not be written
+  int error = 0;     // ENOSPC or EDQUOT
+};
+// Every writeFileAtomic reports its outcome here; writers that write on their own (the audit log's appends) call
+// noteWriteResult(path, errno) on failure and (path, 0) on success. Any non-real-time thread (takes a mutex).
+void noteWriteResult(const std::string& path, int error);
+std::optional<DiskFull> diskFull();
+// Fault injection for tests (sottod --fault enospc:MS): while `error` is not 0 every writeFileAtomic fails with
+// it before touching the disk, and is reported like a real failure. Any thread.
+void injectWriteFailure(int error);
 
 // The directory part of `path` ("." when there is none).
 std::string directoryOf(const std::string& path);
