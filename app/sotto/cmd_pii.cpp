@@ -24,7 +24,8 @@ void piiUsage(FILE* out) {
       "offsets are still into the text as given. A line that cannot be classified (over 4096 bytes, over 512\n"
       "words, not valid UTF-8, more spans than fit) is private as a whole, fail closed:\n"
       "  {\"text\":...,\"spans\":[...],\"private\":true,\"reason\":\"over 4096 bytes\"}\n"
-      "and the exit status is 1.\n"
+      "and the exit status is 1. \"suspected\":[\"HEALTH\",...] follows the spans when the model suspects a type\n"
+      "in words no span of that type covers (a local-only type suspected keeps the request on the device).\n"
       "  --model PATH   the trained personal-data model (sotto nlu train-pii); default: pii.nlu beside the\n"
       "                 intent catalogue (/etc/sotto, else the source tree's config/). A missing or damaged\n"
       "                 model is reported and the rules alone answer\n"
@@ -103,6 +104,19 @@ int cmdPii(int argc, char** argv) {
              ",\"type\":\"" + privacy::piiTypeName(spans[k].type) + "\"}";
     }
     out += ']';
+    // Types the model suspects where no span of theirs was reported: why a request may stay on the device.
+    if (const auto suspected = spans.suspected(); suspected != 0 && refused == nullptr) {
+      out += ",\"suspected\":[";
+      bool first = true;
+      for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+        if ((suspected >> t & 1u) == 0) continue;
+        out += first ? "\"" : ",\"";
+        out += privacy::piiTypeName(static_cast<privacy::PiiType>(t));
+        out += '"';
+        first = false;
+      }
+      out += ']';
+    }
     if (refused != nullptr) {
       // Fail closed: the line was not (wholly) checked, so all of it is private; the request path keeps such an
       // utterance on the device in every mode (decideEscalation: unclassified).

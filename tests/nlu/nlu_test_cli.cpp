@@ -9,7 +9,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "engine/privacy/pii_model.h"
 #include "tests/app/child.h"
 
 namespace {
@@ -129,6 +131,28 @@ TEST(NluCli, LmWritesTheSpokenCommandsAsArpa) {
   EXPECT_EQ(sotto("nlu lm --data '" + data + "' -o '" + out + "'", "", o), 1) << o;
   EXPECT_EQ(sotto("nlu lm -o '" + out + "'", "", o), 2) << o;
   for (const auto& p : {data, dict, out}) std::remove(p.c_str());
+}
+
+// A model that suspects HEALTH in every word but never reports it as a span: the line says so.
+TEST(NluCli, PiiSaysWhichTypesTheModelSuspects) {
+  namespace sp = sotto::privacy;
+  sotto::nlu::LinearLayer layer(10, sp::kPiiTagCount);
+  std::vector<float> weights(layer.rows() * layer.classes(), 0.0f), bias(layer.classes(), 0.0f);
+  bias[1 + 2 * static_cast<std::size_t>(sp::PiiType::health)] = 8.0f;  // "begins HEALTH" almost surely
+  layer.setWeights(weights, bias);
+  sp::PiiModel::Thresholds span{}, suspect{};
+  span.fill(1.0f);
+  suspect.fill(1.0f);
+  suspect[static_cast<std::size_t>(sp::PiiType::health)] = 0.5f;
+  const sp::PiiModel model(std::move(layer), span, suspect, "suspects health");
+  const std::string path = tempPath("suspect.nlu");
+  ASSERT_TRUE(model.saveFile(path).ok());
+  std::string out;
+  ASSERT_EQ(sotto("pii --json --model '" + path + "'", "what is the capital of chile\n", out), 0) << out;
+  EXPECT_NE(out.find("\"spans\":[],\"suspected\":[\"HEALTH\"]}"), std::string::npos) << out;
+  ASSERT_EQ(sotto("pii --json --rules-only", "what is the capital of chile\n", out), 0) << out;
+  EXPECT_EQ(out.find("suspected"), std::string::npos) << out;
+  std::remove(path.c_str());
 }
 
 }  // namespace
