@@ -3650,10 +3650,22 @@ def _written_name(rng, s):
     return cap(s) if rng.random() < 0.8 else s
 
 
+def _spelt(word, rng, sp):
+    # Letter by letter, as people spell a name for the recognizer: "j o h n", typed "J-O-H-N" or "j o h n".
+    letters = [c for c in word if c.isalpha()]
+    if sp:
+        return " ".join(letters)
+    return rng.choice(["-", " ", "."]).join(c.upper() if rng.random() < 0.5 else c for c in letters)
+
+
 def p_person_v2(rng, sp):
     r = rng.random()
     if r < 0.25:
         return p_person(rng, sp)
+    if r < 0.29:  # spelt letter by letter (issue 19: the rules recognize these as PERSON too)
+        f = rng.choice(FIRST_V2 + FIRST)
+        parts = [f] if rng.random() < 0.6 else [f, rng.choice(LAST_V2 + LAST)]
+        return [(" ".join(_spelt(x, rng, sp) for x in parts), "PERSON")]
     pool_first = FIRST_V2 if rng.random() < 0.6 else (WORD_NAMES if rng.random() < 0.5 else FIRST)
     f = rng.choice(pool_first)
     l = rng.choice(LAST_V2 if rng.random() < 0.6 else LAST)
@@ -3901,6 +3913,11 @@ def p_phone_v2(rng, sp):
             head = "plus " if rng.random() < 0.8 else "double oh "
             return [(head + digits_spoken(cc, rng, groups=False) + " " + " ".join(_spoken_digits_var(x, rng) for x in g), "PHONE")]
         return [(rng.choice(["+", "+", "00"]) + cc + rng.choice([" ", "-"]) + rng.choice([" ", "-", ""]).join(g), "PHONE")]
+    if r < 0.8:    # a local number without its area code ("five five five oh one two three", 555-0123)
+        b, c = str(rng.randint(200, 999)), _digits(rng, 4)
+        if sp:
+            return [(_spoken_digits_var(b, rng) + " " + _spoken_digits_var(c, rng), "PHONE")]
+        return [(b + rng.choice(["-", " ", ""]) + c, "PHONE")]
     # US with spoken variety / toll free / 555 style
     a = rng.choice([str(rng.randint(201, 989)), "800", "888", "877"])
     b, c = str(rng.randint(200, 999)), _digits(rng, 4)

@@ -48,6 +48,9 @@ struct Plant {
   const char* value;  // the raw value that must never leave (as it appears in the utterance)
   bool localOnly;     // default policy: local-only (never sent, even anonymized, in private mode)
   const char* folded = nullptr;  // the value as the classifier reads it (ASCII digits, no format characters)
+  // A redactable value that also reads as a local-only one: the model may suspect the local-only type, and private
+  // mode then keeps the request on the device (fail closed) instead of sending it redacted. Either is right.
+  bool mayStayLocal = false;
 };
 
 const Plant kPlants[] = {
@@ -90,7 +93,8 @@ const Plant kIssue19Plants[] = {
     {"my api key is sk-proj-4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs why does it fail", "4f9aK2LmQx7Zt1VbN8cR3eWy6HuJ0pDs", true},
     {"legal winner thank year wave sausage worth useful legal winner thank yellow is that a good seed",
      "sausage worth useful", true},
-    {"write a poem for j o h n s m i t h", "j o h n s m i t h", false},
+    // Letters one by one are how an IBAN, a policy number or a password is spelt out too.
+    {"write a poem for j o h n s m i t h", "j o h n s m i t h", false, nullptr, true},
     {"send the parcel to flat 4, 12 high street, london SW1A 1AA", "12 high street", false},
     {"how far is SW1A 1AA from the station", "SW1A 1AA", false},
     {"call me on \u0665\u0665\u0665 \u0661\u0662\u0663 \u0664\u0665\u0666\u0667 about dinner",
@@ -293,6 +297,7 @@ TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
   for (std::size_t k = 0; k < each.size(); ++k) {
     // Local-only forms keep their request on the device; the others leave only with placeholders (so the test
     // also sees that they were sent at all).
+    if (kIssue19Plants[k].mayStayLocal && !each[k]) continue;
     EXPECT_EQ(each[k], !kIssue19Plants[k].localOnly) << kIssue19Plants[k].utterance;
   }
   EXPECT_EQ(priv.serverBodies, priv.audited);
