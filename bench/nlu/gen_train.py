@@ -11,7 +11,8 @@
 # PII data follows the labelling rules of shared/data/README.md (14 types).
 #
 # Usage: gen_train.py --out DIR [--seed N] [--intents N] [--pii N] [--catalogue PATH]
-# Writes DIR/intents-train.jsonl and DIR/pii-train.jsonl (byte-reproducible per seed),
+# Writes DIR/intents-train.jsonl and DIR/pii-train.jsonl (byte-reproducible per seed), and with the lexical
+# resources DIR/none-calibration.jsonl (WordNet example sentences held out of training, for the threshold);
 # runs a self-check (exit status 1 on any violation) and prints counts.
 
 import argparse
@@ -23,6 +24,7 @@ import re
 import sys
 import time
 import xml.etree.ElementTree as ET
+import zlib
 
 # ----------------------------------------------------------------------------------------
 # numbers as words
@@ -4480,6 +4482,9 @@ def self_check(intent_lines, pii_lines, intents):
 
 WN_CONDITIONS, WN_MEDS, WN_PEOPLE, WN_CITIES, WN_NONE_LEX, CMU_HOMOPHONES = [], [], [], [], {}, {}
 WN_EXAMPLES = []  # WordNet's example sentences that are not requests: hard negatives for "none"
+# A fifth of them (by a hash of the text, so the same for every seed) never reaches training: "none" lines of
+# another kind than the generator's, on which train.sh calibrates the intent threshold beside the dev file.
+WN_EXAMPLES_HELD = []
 
 
 def pick(rng, own, extra, share):
@@ -4525,7 +4530,8 @@ def load_lexical_resources():
         # Requests are left out: a gloss example can be an order ("stop the car") that a user might say.
         if 2 <= len(words) <= 20 and words[0] not in IMPERATIVE and words[0] not in (
                 "please", "let's", "let", "don't", "do", "hey", "stop", "quiet", "silence"):
-            WN_EXAMPLES.append(" ".join(words))
+            text = " ".join(words)
+            (WN_EXAMPLES_HELD if zlib.crc32(text.encode()) % 5 == 0 else WN_EXAMPLES).append(text)
     closed = set("""a an the to for of in on at by with from up down off out over under it its i me my you your
         we our they their he him his she her this that these those there here is are was were be been am do does
         did have has had will would can could should may might must not no so but or and if then than too very
@@ -4575,6 +4581,12 @@ def main(argv=None):
             rec = {"id": "intents-train-%05d" % (i + 1)}
             rec.update(d)
             f.write(json.dumps(rec) + "\n")
+    if WN_EXAMPLES_HELD:
+        held = sorted(set(WN_EXAMPLES_HELD), key=lambda t: (zlib.crc32(t.encode()), t))[:2000]
+        with open(os.path.join(args.out, "none-calibration.jsonl"), "w", encoding="ascii", newline="\n") as f:
+            for i, t in enumerate(held):
+                f.write(json.dumps({"id": "none-calibration-%05d" % (i + 1), "text": t, "intent": "none",
+                                    "slots": {}, "form": "spoken", "source": "calibration.wordnet"}) + "\n")
     with open(os.path.join(args.out, "pii-train.jsonl"), "w", encoding="ascii", newline="\n") as f:
         for i, d in enumerate(pii_lines):
             rec = {"id": "pii-train-%05d" % (i + 1)}

@@ -64,7 +64,12 @@ if [ "$train" = 1 ]; then
   # Thresholds come from the dev files (another author's lines, meant for tuning), never from the evaluation set.
   dev="$src/../shared/data"
   cal_i=""; cal_p=""
-  [ -f "$dev/intents-dev.jsonl" ] && cal_i="--calibrate $dev/intents-dev.jsonl"
+  # ... and from ordinary sentences the generator held out of training (WordNet's examples): "none" lines unlike
+  # both the generator's and the dev file's, so the threshold also answers for requests nobody templated.
+  cat /dev/null > "$work/intents-calibration.jsonl"
+  [ -f "$dev/intents-dev.jsonl" ] && cat "$dev/intents-dev.jsonl" >> "$work/intents-calibration.jsonl"
+  [ -f "$work/none-calibration.jsonl" ] && cat "$work/none-calibration.jsonl" >> "$work/intents-calibration.jsonl"
+  [ -s "$work/intents-calibration.jsonl" ] && cal_i="--calibrate $work/intents-calibration.jsonl"
   [ -f "$dev/pii-dev.jsonl" ] && cal_p="--calibrate $dev/pii-dev.jsonl"
   # shellcheck disable=SC2086
   "$sotto" nlu train "$@" -c "$catalogue" -o "$out/$name.nlu" --seed "$seed" $cal_i \
