@@ -132,6 +132,36 @@ int writeModel(const char* cmd, const Model& model, const std::string& out) {
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
+// Trains one ensemble member per --data file, seeds seed, seed+1, ...: trainOne(in, seed, report) gives a member
+// and its report text. Prints the reports; false (and why) on an unreadable file or a training error.
+template <typename Model, typename TrainOne>
+bool trainMembers(const char* cmd, const TrainArgs& t, std::uint32_t seed, TrainOne trainOne,
+                  std::vector<std::unique_ptr<Model>>& members) {
+  for (std::size_t k = 0; k < t.data.size(); ++k) {
+    std::ifstream in;
+    if (!openInput(cmd, t.data[k], in)) return false;
+    const auto memberSeed = seed + static_cast<std::uint32_t>(k);
+    std::string report;
+    auto member = trainOne(in, memberSeed, report);
+    if (!member) {
+      std::fprintf(stderr, "sotto nlu %s: %s: %s\n", cmd, t.data[k].c_str(), member.error().message.c_str());
+      return false;
+    }
+    if (t.data.size() > 1) {
+      std::printf("member %zu of %zu: %s, seed %u\n", k + 1, t.data.size(), t.data[k].c_str(), memberSeed);
+    }
+    std::fputs(report.c_str(), stdout);
+    members.push_back(std::move(*member));
+  }
+  return true;
+}
+
+std::string joined(const std::vector<std::string>& files) {
+  std::string out;
+  for (const auto& f : files) out += (out.empty() ? "" : ", ") + f;
+  return out;
+}
+
 int train(int argc, char** argv) {
   constexpr const char* kCmd = "train";
   TrainArgs t;
@@ -151,26 +181,18 @@ int train(int argc, char** argv) {
     std::fprintf(stderr, "sotto nlu train: %s\n", cat.error().message.c_str());
     return 1;
   }
-  std::string files;
-  for (const auto& d : t.data) files += (files.empty() ? "" : ", ") + d;
   std::vector<std::unique_ptr<nlu::NluModel>> members;
-  for (std::size_t k = 0; k < t.data.size(); ++k) {
-    std::ifstream in;
-    if (!openInput(kCmd, t.data[k], in)) return 1;
+  const bool trained = trainMembers(kCmd, t, opt.seed, [&](std::istream& in, std::uint32_t seed, std::string& text) {
     nlu::TrainOptions memberOpt = opt;
-    memberOpt.seed = opt.seed + static_cast<std::uint32_t>(k);
+    memberOpt.seed = seed;
     nlu::TrainReport report;
-    auto member = nlu::trainModel(*cat, in, memberOpt, report);
-    if (!member) {
-      std::fprintf(stderr, "sotto nlu train: %s: %s\n", t.data[k].c_str(), member.error().message.c_str());
-      return 1;
-    }
-    if (t.data.size() > 1) std::printf("member %zu of %zu: %s, seed %u\n", k + 1, t.data.size(), t.data[k].c_str(), memberOpt.seed);
-    std::fputs(report.text().c_str(), stdout);
-    members.push_back(std::move(*member));
-  }
+    auto m = nlu::trainModel(*cat, in, memberOpt, report);
+    text = report.text();
+    return m;
+  }, members);
+  if (!trained) return 1;
   auto model = nlu::NluModel::ensemble(std::move(members),
-                                       t.note.empty() ? "trained on " + files + " for " + cataloguePath : t.note);
+                                       t.note.empty() ? "trained on " + joined(t.data) + " for " + cataloguePath : t.note);
   if (!model) {
     std::fprintf(stderr, "sotto nlu train: %s\n", model.error().message.c_str());
     return 1;
@@ -196,25 +218,17 @@ int trainPii(int argc, char** argv) {
   if (t.epochs != 0) opt.epochs = static_cast<int>(t.epochs);
   if (t.seedSet) opt.seed = static_cast<std::uint32_t>(t.seed);
   if (t.bits != 0) opt.bits = static_cast<unsigned>(t.bits);
-  std::string files;
-  for (const auto& d : t.data) files += (files.empty() ? "" : ", ") + d;
   std::vector<std::unique_ptr<privacy::PiiModel>> members;
-  for (std::size_t k = 0; k < t.data.size(); ++k) {
-    std::ifstream in;
-    if (!openInput(kCmd, t.data[k], in)) return 1;
+  const bool trained = trainMembers(kCmd, t, opt.seed, [&](std::istream& in, std::uint32_t seed, std::string& text) {
     privacy::PiiTrainOptions memberOpt = opt;
-    memberOpt.seed = opt.seed + static_cast<std::uint32_t>(k);
+    memberOpt.seed = seed;
     privacy::PiiTrainReport report;
-    auto member = privacy::trainPiiModel(in, memberOpt, report);
-    if (!member) {
-      std::fprintf(stderr, "sotto nlu train-pii: %s: %s\n", t.data[k].c_str(), member.error().message.c_str());
-      return 1;
-    }
-    if (t.data.size() > 1) std::printf("member %zu of %zu: %s, seed %u\n", k + 1, t.data.size(), t.data[k].c_str(), memberOpt.seed);
-    std::fputs(report.text().c_str(), stdout);
-    members.push_back(std::move(*member));
-  }
-  auto model = privacy::PiiModel::ensemble(std::move(members), t.note.empty() ? "trained on " + files : t.note);
+    auto m = privacy::trainPiiModel(in, memberOpt, report);
+    text = report.text();
+    return m;
+  }, members);
+  if (!trained) return 1;
+  auto model = privacy::PiiModel::ensemble(std::move(members), t.note.empty() ? "trained on " + joined(t.data) : t.note);
   if (!model) {
     std::fprintf(stderr, "sotto nlu train-pii: %s\n", model.error().message.c_str());
     return 1;
