@@ -2,6 +2,8 @@
 // The lexicon: cue and function words, street/place/region vocabularies, and the sorted lookup over all tables.
 #include "engine/privacy/pii_lexicon.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 
 namespace sotto::privacy {
@@ -169,6 +171,57 @@ PiiLexicon::PiiLexicon() {
   }
   entries_.resize(w);
   entries_.shrink_to_fit();
+  english_.resize(detail::kEnglishFilterBits / 8);
+  std::size_t bytes = 0;
+  // A filter that does not decode to its size answers false everywhere: a build fault the lexicon test catches.
+  if (sodium_base642bin(english_.data(), english_.size(), detail::kEnglishFilterBase64.data(),
+                        detail::kEnglishFilterBase64.size(), nullptr, &bytes, nullptr,
+                        sodium_base64_VARIANT_ORIGINAL) != 0 ||
+      bytes != english_.size()) {
+    english_.clear();
+  }
+}
+
+bool PiiLexicon::inEnglishFilter(std::string_view w) const noexcept {
+  if (english_.empty() || w.empty()) return false;
+  // 64-bit FNV-1a, probes by double hashing: the same as gen_pii_english.py.
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char ch : w) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ull;
+  }
+  const std::uint64_t a = h & 0xFFFFFFFFull, b = (h >> 32) | 1u;
+  for (unsigned i = 0; i < detail::kEnglishFilterProbes; ++i) {
+    const std::uint64_t bit = (a + i * b) % detail::kEnglishFilterBits;
+    if ((english_[bit >> 3] >> (bit & 7) & 1u) == 0) return false;
+  }
+  return true;
+}
+
+bool PiiLexicon::englishWord(std::string_view w) const noexcept {
+  for (const char ch : w) {
+    if (ch < 'a' || ch > 'z') return false;
+  }
+  if (inEnglishFilter(w)) return true;
+  // Regular inflections, as WordNet's own lemmatizer strips them: the suffix, then the suffix with an e restored
+  // ("baked" -> "bake"), then a doubled final consonant ("upped" -> "up").
+  static constexpr std::string_view kSuffixes[] = {"ies", "es", "s", "ed", "ing", "er", "est"};
+  char buf[40];
+  for (const std::string_view suf : kSuffixes) {
+    if (w.size() <= suf.size() + 1 || w.size() > sizeof buf - 1 || w.substr(w.size() - suf.size()) != suf) continue;
+    std::size_t n = w.size() - suf.size();
+    std::copy_n(w.data(), n, buf);
+    if (suf == "ies") {
+      buf[n++] = 'y';
+      if (inEnglishFilter({buf, n})) return true;
+      continue;
+    }
+    if (inEnglishFilter({buf, n})) return true;
+    buf[n] = 'e';
+    if (inEnglishFilter({buf, n + 1})) return true;
+    if (n >= 3 && buf[n - 1] == buf[n - 2] && inEnglishFilter({buf, n - 1})) return true;
+  }
+  return false;
 }
 
 std::uint32_t PiiLexicon::lookup(std::string_view key) const noexcept {

@@ -2,6 +2,7 @@
 // Internal: word and phrase tables (names, medical terms, street and place words, cue words) behind one lookup.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,9 @@ class PiiLexicon {
   // Flags of a normalized word or space-joined phrase; 0 when unknown.
   std::uint32_t lookup(std::string_view key) const noexcept;
   std::size_t size() const noexcept { return entries_.size(); }
+  // True when a lowercase word, or the word without a regular inflection ("barking", "upped", "babies"), is an
+  // ordinary English word (WordNet; a Bloom filter, so about 0.3 % of other words answer true as well).
+  bool englishWord(std::string_view word) const noexcept;
 
  private:
   struct Entry {
@@ -44,6 +48,8 @@ class PiiLexicon {
   void addList(std::string_view spaceSeparated, std::uint32_t flags);
   void addPhrases(std::string_view commaSeparated, std::uint32_t flags);
   std::vector<Entry> entries_;
+  std::vector<std::uint8_t> english_;  // kEnglishFilterBits bits
+  bool inEnglishFilter(std::string_view w) const noexcept;
 };
 
 }  // namespace sotto::privacy
@@ -56,4 +62,8 @@ extern const std::string_view kFamousPeople;     // comma-separated full names
 extern const std::string_view kConditionWords;   // single-word conditions
 extern const std::string_view kConditionPhrases; // comma-separated multi-word conditions
 extern const std::string_view kMedications;      // single-word drug names (generic and brand)
+// The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64.
+extern const std::string_view kEnglishFilterBase64;
+inline constexpr std::size_t kEnglishFilterBits = std::size_t{1} << 20;
+inline constexpr unsigned kEnglishFilterProbes = 4;
 }  // namespace sotto::privacy::detail

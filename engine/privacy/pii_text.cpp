@@ -157,6 +157,7 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     }
     t.lex = lexicon.lookup(std::string_view(u.norm + t.n0, t.s1 - t.n0));
     t.lexFull = t.possessive ? lexicon.lookup(w) : t.lex;
+    t.english = lexicon.englishWord(std::string_view(u.norm + t.n0, t.s1 - t.n0));
     if (t.allDigits) {
       t.num = NumKind::written;
     } else {

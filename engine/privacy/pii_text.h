@@ -34,6 +34,7 @@ struct Token {
   std::uint32_t lexFull = 0;     // lexicon flags of the whole normalized word
   NumKind num = NumKind::none;
   std::int8_t numVal = 0;
+  bool english = false;     // the stem is an ordinary English word (PiiLexicon::englishWord)
   bool possessive = false;  // ends in 's / ’s and is not a contraction like it's
   bool capital = false;     // starts with an uppercase letter in the text
   bool sentenceStart = false;

@@ -48,6 +48,15 @@ std::string piiTraining() {
     out += piiLine("remember " + n + " that is my pin", n, "PIN_OR_PASSWORD");
     out += piiLine("note down " + n + " it opens the side gate", n, "PIN_OR_PASSWORD");
   }
+  // Invented first names before surnames the lexicon has: the rules find the surname alone.
+  const std::vector<std::string> firsts = {"quorvin", "zelbrin", "taviel", "morwenna", "ilsabet", "dravo"};
+  const std::vector<std::string> lasts = {"rasmussen", "okafor", "lombardi"};
+  for (const auto& f : firsts) {
+    for (const auto& l : lasts) {
+      out += piiLine(f + " " + l + "'s mobile is on the table", f + " " + l, "PERSON");
+      out += piiLine(f + " " + l + "'s keys are in the car", f + " " + l, "PERSON");
+    }
+  }
   for (int rep = 0; rep < 4; ++rep) {
     for (const auto& o : open) out += piiLine(o, "", "");
   }
@@ -180,6 +189,13 @@ TEST_F(PiiModelTest, FindsWhatTheRulesMiss) {
   EXPECT_EQ(find(*model_, "five two two six is the garage code"), "PIN_OR_PASSWORD:five two two six");
   // Open questions stay clean.
   EXPECT_EQ(find(*model_, "what is the capital of chile"), "");
+}
+
+TEST_F(PiiModelTest, OneNameIsOneSpanWhereModelAndRulesEachFoundPart) {
+  // The rules know the surname only; the model's span for the unknown first name joins the rules' span instead of
+  // standing beside it as a second person.
+  EXPECT_EQ(find(*rules_, "velmorin rasmussen's mobile is on the table"), "PERSON:rasmussen");
+  EXPECT_EQ(find(*model_, "velmorin rasmussen's mobile is on the table"), "PERSON:velmorin rasmussen");
 }
 
 TEST_F(PiiModelTest, RulesKeepTheirExactSpans) {
