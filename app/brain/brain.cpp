@@ -136,6 +136,8 @@ struct Brain::Impl {
   BrainOverrides overrides;
   std::vector<std::string> warnings;
   std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
+  std::string semanticCacheReport;  // see Brain::semanticCacheReport()
+  bool semanticCacheOff = false;
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 
   std::unique_ptr<privacy::PiiClassifier> pii;
@@ -709,12 +711,18 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
         impl->embedGenerator = std::move(*g);
         impl->embedder = std::make_unique<cache::GeneratorEmbedder>(*impl->embedGenerator);
         co.semanticEntries = config.cacheSemanticEntries;
+        co.calibrateSemantic = true;  // the model's own similarity of unrelated requests sets the threshold
       } else {
         impl->warnings.push_back("semantic cache disabled: " + g.error().message);
       }
     }
     if (auto c = cache::AnswerCache::create(co, *impl->pii, impl->embedder.get())) {
       impl->cache = std::move(*c);
+      if (const cache::SemanticCalibration& cal = impl->cache->calibration(); cal.ran) {
+        impl->semanticCacheOff = !cal.usable;
+        impl->semanticCacheReport =
+            (cal.usable ? "semantic cache calibrated on the local model: " : "semantic cache off: ") + cal.summary();
+      }
       impl->cachePath = stateDir + "/answers.cache";
       if (impl->cacheKey) {
         if (auto rep = impl->cache->load(impl->cachePath, impl->cacheKey->bytes())) {
@@ -777,6 +785,8 @@ router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
 router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
 const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }
+const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
+bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
 
 std::vector<std::string> Brain::dueAnnouncements() {
   std::vector<std::string> out = std::move(impl_->startAnnouncements);

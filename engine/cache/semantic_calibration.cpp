@@ -3,6 +3,7 @@
 #include "engine/cache/semantic_calibration.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -71,13 +72,15 @@ std::string SemanticCalibration::summary() const {
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "unrelated pairs p95 %.3f (max %.3f, %zu pairs), paraphrases median %.3f (min %.3f, %zu pairs); "
-                "threshold %.3f (configured %.3f)",
+                "threshold %.3f (configured %.3f); measured in %.0f ms",
                 unrelatedP95, unrelatedMax, unrelatedPairs, relatedMedian, relatedMin, relatedPairs, threshold,
-                configuredThreshold);
-  return usable ? std::string(buf) : reason + " (" + buf + ")";
+                configuredThreshold, elapsedMs);
+  return usable ? std::string(buf) : reason + "; " + buf;
 }
 
-SemanticCalibration calibrateSemantic(Embedder& embedder, float configuredThreshold) {
+namespace {
+
+SemanticCalibration measure(Embedder& embedder, float configuredThreshold) {
   SemanticCalibration c;
   c.ran = true;
   c.configuredThreshold = configuredThreshold;
@@ -136,6 +139,15 @@ SemanticCalibration calibrateSemantic(Embedder& embedder, float configuredThresh
                   c.relatedMedian, c.threshold);
     c.reason = buf;
   }
+  return c;
+}
+
+}  // namespace
+
+SemanticCalibration calibrateSemantic(Embedder& embedder, float configuredThreshold) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SemanticCalibration c = measure(embedder, configuredThreshold);
+  c.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return c;
 }
 

@@ -23,6 +23,7 @@ struct SemanticCalibration {
   float unrelatedP95 = 0.0f, unrelatedMax = 0.0f;  // cosine over the built-in unrelated pairs
   float relatedMedian = 0.0f, relatedMin = 0.0f;   // cosine over the built-in paraphrase pairs
   std::size_t unrelatedPairs = 0, relatedPairs = 0;
+  double elapsedMs = 0.0;  // what calibration cost at start-up (the embeddings)
   std::string reason;  // why the tier is off ("" when usable)
   // One line for logs and status: the figures and the decision.
   std::string summary() const;
