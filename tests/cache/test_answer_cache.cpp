@@ -359,7 +359,16 @@ TEST(ZeroAllocation, LookupAndInsert) {
   (void)c->lookup("warm up the cache");
   const char* prompts[] = {"what is the capital of France", "how many legs does a spider have",
                            "remind me at five pm", "is it safe to swim", "what is 25 times 4"};
+  // Every candidate above the threshold: the guards (content words included) run on each lookup.
+  SameDirectionEmbedder same;
+  auto guarded = makeCache(o, &same, &clock);
+  ASSERT_TRUE(guarded);
+  for (const char* p : {"is it safe to swim", "what is the best time to sleep"})
+    (void)guarded->insert(p, "An answer.", AnswerClass::staticKnowledge);
+  (void)guarded->lookup("can sell the timer");
   sotto::test::NoAllocScope scope;
+  EXPECT_EQ(guarded->lookup("can sell the timer").blockedBy, Guard::content);
+  EXPECT_EQ(guarded->lookup("tell me the best times to sleep").tier, Tier::semantic);
   for (int round = 0; round < 20; ++round) {  // more inserts than capacity: eviction included
     for (const char* p : prompts) {
       char buf[96];
@@ -373,6 +382,7 @@ TEST(ZeroAllocation, LookupAndInsert) {
   clock.advanceSeconds(700000);
   (void)c->lookup("what is the capital of France number 19");  // expiry path
   EXPECT_EQ(scope.allocations(), 0u);
+  EXPECT_GT(guarded->metrics().guardBlocks[static_cast<int>(Guard::content)], 0u);
   EXPECT_GT(c->metrics().evictionsExact, 0u);
   EXPECT_GT(c->metrics().expirations, 0u);
 }
