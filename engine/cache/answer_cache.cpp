@@ -75,13 +75,15 @@ Result<std::unique_ptr<AnswerCache>> AnswerCache::create(const CacheOptions& opt
   // Calibration before anything is reserved: a semantic tier the embedder cannot serve is never allocated.
   SemanticCalibration calibration;
   if (o.calibrateSemantic && embedder && o.semanticEntries > 0 && o.embeddingDim > 0) {
-    calibration = calibrateSemantic(*embedder, o.semanticThreshold);
+    const bool known = o.knownCalibration && o.knownCalibration->configuredThreshold == o.semanticThreshold;
+    calibration = known ? *o.knownCalibration : calibrateSemantic(*embedder, o.semanticThreshold);
     if (calibration.usable) {
       o.semanticThreshold = calibration.threshold;
     } else {
       o.semanticEntries = 0;
     }
   }
+  o.knownCalibration.reset();  // applied (or stale): calibration() reports it
   return std::unique_ptr<AnswerCache>(new AnswerCache(o, classifier, embedder, clock, std::move(calibration)));
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -66,6 +67,9 @@ struct CacheOptions {
   // requests score, or the semantic tier is off when the embedder cannot separate them. The daemon and `sotto ask`
   // turn it on for the local model's embeddings; tests with a purpose-built embedder leave it off.
   bool calibrateSemantic = false;
+  // With calibrateSemantic: a calibration of the same model remembered from an earlier start
+  // (parseCalibration), used instead of measuring again.
+  std::optional<SemanticCalibration> knownCalibration;
 };
 
 // Counters as plain numbers (a consistent-enough copy of the live atomics).

@@ -3,6 +3,7 @@
 #include "engine/cache/semantic_calibration.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -72,9 +73,10 @@ std::string SemanticCalibration::summary() const {
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "unrelated pairs p95 %.3f (max %.3f, %zu pairs), paraphrases median %.3f (min %.3f, %zu pairs); "
-                "threshold %.3f (configured %.3f); measured in %.0f ms",
+                "threshold %.3f (configured %.3f); %s in %.0f ms",
                 unrelatedP95, unrelatedMax, unrelatedPairs, relatedMedian, relatedMin, relatedPairs, threshold,
-                configuredThreshold, elapsedMs);
+                configuredThreshold, remembered ? "remembered from the state directory, measured" : "measured",
+                elapsedMs);
   return usable ? std::string(buf) : reason + "; " + buf;
 }
 
@@ -148,6 +150,86 @@ SemanticCalibration calibrateSemantic(Embedder& embedder, float configuredThresh
   const auto t0 = std::chrono::steady_clock::now();
   SemanticCalibration c = measure(embedder, configuredThreshold);
   c.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return c;
+}
+
+namespace {
+
+constexpr std::string_view kMagic = "sotto-semantic-calibration-1";
+
+// The prompt sets and the constants the decision depends on.
+std::uint64_t setsFingerprint() noexcept {
+  std::uint64_t h = fnv1a64("sets");
+  for (const char* p : kUnrelated) h = fnv1a64(p, h ^ 1);
+  for (const Paraphrase& p : kRelated) h = fnv1a64(p.text, h ^ (p.of + 2));
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.6f %.6f", static_cast<double>(kCalibrationMargin),
+                              static_cast<double>(kMaxUsableThreshold));
+  return fnv1a64(std::string_view(buf, static_cast<std::size_t>(n)), h);
+}
+
+// Reads the next space-separated field of a line into v; false when absent or malformed.
+template <typename T>
+bool field(std::string_view& line, T& v) {
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+  const std::size_t end = std::min(line.find(' '), line.size());
+  const auto r = std::from_chars(line.data(), line.data() + end, v);
+  if (r.ec != std::errc() || r.ptr != line.data() + end) return false;
+  line.remove_prefix(end);
+  return true;
+}
+
+}  // namespace
+
+std::string serializeCalibration(const SemanticCalibration& c, std::string_view modelKey) {
+  if (!c.ran || c.unrelatedPairs == 0) return {};  // not measured (the embedder failed): measure again next time
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.*s %llx %llx %.9g %d %.9g %.9g %.9g %.9g %.9g %zu %zu %.3f\n",
+                static_cast<int>(kMagic.size()), kMagic.data(), static_cast<unsigned long long>(setsFingerprint()),
+                static_cast<unsigned long long>(fnv1a64(modelKey)), static_cast<double>(c.configuredThreshold),
+                c.usable ? 1 : 0, static_cast<double>(c.threshold), static_cast<double>(c.unrelatedP95),
+                static_cast<double>(c.unrelatedMax), static_cast<double>(c.relatedMedian),
+                static_cast<double>(c.relatedMin), c.unrelatedPairs, c.relatedPairs, c.elapsedMs);
+  // The reason on its own line (it has spaces); no newline inside it by construction.
+  return std::string(buf) + c.reason + "\n";
+}
+
+std::optional<SemanticCalibration> parseCalibration(std::string_view text, std::string_view modelKey,
+                                                    float configuredThreshold) {
+  const std::size_t nl = text.find('\n');
+  if (nl == std::string_view::npos) return std::nullopt;
+  std::string_view line = text.substr(0, nl);
+  std::string_view reason = text.substr(nl + 1);
+  if (!reason.empty() && reason.back() == '\n') reason.remove_suffix(1);
+  if (line.substr(0, kMagic.size()) != kMagic || reason.find('\n') != std::string_view::npos)
+    return std::nullopt;
+  line.remove_prefix(kMagic.size());
+  std::uint64_t sets = 0, model = 0;
+  int usable = -1;
+  SemanticCalibration c;
+  // from_chars parses hex only with the base argument: read the two hashes by hand.
+  auto hex = [&line](std::uint64_t& v) {
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    const std::size_t end = std::min(line.find(' '), line.size());
+    const auto r = std::from_chars(line.data(), line.data() + end, v, 16);
+    if (r.ec != std::errc() || r.ptr != line.data() + end) return false;
+    line.remove_prefix(end);
+    return true;
+  };
+  if (!hex(sets) || !hex(model) || !field(line, c.configuredThreshold) || !field(line, usable) ||
+      !field(line, c.threshold) || !field(line, c.unrelatedP95) || !field(line, c.unrelatedMax) ||
+      !field(line, c.relatedMedian) || !field(line, c.relatedMin) || !field(line, c.unrelatedPairs) ||
+      !field(line, c.relatedPairs) || !field(line, c.elapsedMs) || !line.empty())
+    return std::nullopt;
+  if (sets != setsFingerprint() || model != fnv1a64(modelKey) || (usable != 0 && usable != 1)) return std::nullopt;
+  if (c.configuredThreshold != configuredThreshold || c.unrelatedPairs == 0 || c.relatedPairs == 0 ||
+      !(c.threshold >= configuredThreshold && c.threshold <= 1.5f))
+    return std::nullopt;
+  c.usable = usable == 1;
+  if (c.usable != reason.empty()) return std::nullopt;  // off always says why
+  c.reason = std::string(reason);
+  c.ran = true;
+  c.remembered = true;
   return c;
 }
 

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "engine/cache/embedder.h"
 
@@ -23,7 +26,8 @@ struct SemanticCalibration {
   float unrelatedP95 = 0.0f, unrelatedMax = 0.0f;  // cosine over the built-in unrelated pairs
   float relatedMedian = 0.0f, relatedMin = 0.0f;   // cosine over the built-in paraphrase pairs
   std::size_t unrelatedPairs = 0, relatedPairs = 0;
-  double elapsedMs = 0.0;  // what calibration cost at start-up (the embeddings)
+  double elapsedMs = 0.0;  // what calibration cost when it was measured (the embeddings)
+  bool remembered = false;  // taken from a saved calibration of the same model (nothing embedded this time)
   std::string reason;  // why the tier is off ("" when usable)
   // One line for logs and status: the figures and the decision.
   std::string summary() const;
@@ -35,5 +39,16 @@ struct SemanticCalibration {
 //    paraphrase pairs' median falls below it (it cannot see a paraphrase either), or when embedding fails.
 // Threads: the cache's owning thread at start-up (allocates; about 20 embeddings).
 SemanticCalibration calibrateSemantic(Embedder& embedder, float configuredThreshold);
+
+// Calibration is a property of the model: the daemon keeps it in its state directory so that a restart with the
+// same model does not embed again (about 20 forward passes). modelKey names the model file's identity (the caller
+// chooses it: path, size, modification time). The text also records the built-in prompt sets and constants, so a
+// build that changes them measures again. Only measured decisions are worth keeping: an embedder failure is not
+// (serializeCalibration returns "" for it). Any thread.
+std::string serializeCalibration(const SemanticCalibration& c, std::string_view modelKey);
+// The calibration in text, when it was made for modelKey, the same configured threshold and these prompt sets;
+// remembered is set. nullopt for anything else (another model, damaged text, an older build's sets).
+std::optional<SemanticCalibration> parseCalibration(std::string_view text, std::string_view modelKey,
+                                                    float configuredThreshold);
 
 }  // namespace sotto::cache

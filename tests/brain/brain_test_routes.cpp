@@ -88,9 +88,17 @@ TEST(BrainRoutes, SemanticCacheIsCalibratedOnTheLocalModelAndSaysWhyItIsOff) {
   EXPECT_EQ(report.rfind("semantic cache off: ", 0), 0u) << report;
   EXPECT_NE(report.find("paraphrases"), std::string::npos) << report;
   EXPECT_NE(report.find("configured 0.900"), std::string::npos) << report;
+  EXPECT_NE(report.find("; measured in"), std::string::npos) << report;
   const AskResult first = ask(*b, "The sun was hot");
   EXPECT_EQ(first.route, router::Route::local);
   EXPECT_EQ(ask(*b, "the sun was hot!").route, router::Route::cache);
+  // A restart with the same model takes the decision from the state directory instead of embedding again.
+  b.reset();
+  auto again = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->semanticCacheOff());
+  EXPECT_NE(again->semanticCacheReport().find("remembered from the state directory"), std::string::npos)
+      << again->semanticCacheReport();
   // Without a local model there is nothing to calibrate and nothing to report.
   auto plain = makeBrain(testConfig(dir.path() + "/plain"), testOverrides());
   ASSERT_TRUE(plain);

@@ -184,6 +184,52 @@ TEST(Calibration, TurnsTheTierOffWhenTheEmbedderFails) {
   EXPECT_EQ(cache->lookup("Why is the sky blue?").tier, Tier::exact);
 }
 
+TEST(Calibration, IsRememberedPerModelAndUsedWithoutEmbeddingAgain) {
+  FakeClock clock;
+  BiasedTopicEmbedder topic;
+  const SemanticCalibration measured = calibrateSemantic(topic, 0.90f);
+  ASSERT_TRUE(measured.usable);
+  const std::string text = serializeCalibration(measured, "/models/a.gguf 1234 5.6 64");
+  ASSERT_FALSE(text.empty());
+  const auto back = parseCalibration(text, "/models/a.gguf 1234 5.6 64", 0.90f);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_TRUE(back->remembered);
+  EXPECT_TRUE(back->usable);
+  EXPECT_EQ(back->threshold, measured.threshold);  // exact: the text keeps every bit of a float
+  EXPECT_EQ(back->unrelatedP95, measured.unrelatedP95);
+  EXPECT_EQ(back->relatedMedian, measured.relatedMedian);
+  EXPECT_EQ(back->unrelatedPairs, measured.unrelatedPairs);
+  // Another model file (or the same one rewritten), another configured threshold, damage: measure again.
+  EXPECT_FALSE(parseCalibration(text, "/models/a.gguf 1234 5.7 64", 0.90f).has_value());
+  EXPECT_FALSE(parseCalibration(text, "/models/a.gguf 1234 5.6 64", 0.85f).has_value());
+  std::string damaged = text;
+  damaged[damaged.find(' ') + 1] = damaged[damaged.find(' ') + 1] == '1' ? '2' : '1';  // the prompt sets' hash
+  EXPECT_FALSE(parseCalibration(damaged, "/models/a.gguf 1234 5.6 64", 0.90f).has_value());
+  EXPECT_FALSE(parseCalibration(text.substr(0, text.size() / 2), "/models/a.gguf 1234 5.6 64", 0.90f).has_value());
+  EXPECT_FALSE(parseCalibration("", "/models/a.gguf 1234 5.6 64", 0.90f).has_value());
+
+  // The cache takes the remembered decision without running the model.
+  SameDirectionEmbedder counting;
+  CacheOptions o = calibrated();
+  o.knownCalibration = back;
+  auto cache = makeCache(o, &counting, &clock);
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(counting.calls, 0);
+  EXPECT_TRUE(cache->calibration().remembered);
+  EXPECT_FLOAT_EQ(cache->options().semanticThreshold, measured.threshold);
+  EXPECT_NE(cache->calibration().summary().find("remembered"), std::string::npos);
+
+  // An "off" decision is remembered with its reason; an embedder failure is not remembered at all.
+  const SemanticCalibration off = calibrateSemantic(counting, 0.90f);
+  ASSERT_FALSE(off.usable);
+  const auto offBack = parseCalibration(serializeCalibration(off, "m"), "m", 0.90f);
+  ASSERT_TRUE(offBack.has_value());
+  EXPECT_FALSE(offBack->usable);
+  EXPECT_EQ(offBack->reason, off.reason);
+  FailingEmbedder failing;
+  EXPECT_TRUE(serializeCalibration(calibrateSemantic(failing, 0.90f), "m").empty());
+}
+
 TEST(Calibration, NotAskedForLeavesTheOptionsAlone) {
   FakeClock clock;
   SameDirectionEmbedder emb;
