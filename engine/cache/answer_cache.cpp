@@ -193,8 +193,9 @@ void AnswerCache::lookupSemantic(std::span<const float> raw, std::uint64_t slots
     top = std::max(top, dot);
     if (dot >= options_.semanticThreshold) {
       const Record& r = s.records[i];
-      const Guard g = options_.semanticGuards ? checkGuards(*query_, slots, r.features, r.slots, options_.contentGuard)
-                                                   : Guard::none;
+      const Guard g = options_.semanticGuards
+                          ? checkGuards(*query_, slots, r.features, r.slots, options_.contentGuard)
+                          : Guard::none;
       if (g == Guard::none) {
         if (dot > bestSim) {
           bestSim = dot;

@@ -78,7 +78,8 @@ struct CacheMetricsSnapshot {
   std::uint64_t exactHits = 0;
   std::uint64_t semanticLookups = 0;  // lookups that reached the semantic tier (exact miss, embedding available)
   std::uint64_t semanticHits = 0;
-  std::uint64_t guardBlocks[kGuardCount] = {};  // indexed by Guard: the best candidate above the threshold was refused
+  // Indexed by Guard: the best candidate above the threshold was refused by that guard.
+  std::uint64_t guardBlocks[kGuardCount] = {};
   std::uint64_t inserts = 0;          // answers stored (either tier)
   std::uint64_t rejectedPii = 0;      // inserts refused because the prompt or answer holds PII
   std::uint64_t rejectedOther = 0;    // inserts refused: not cacheable, too long, disabled

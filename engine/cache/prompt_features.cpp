@@ -196,7 +196,7 @@ void findContentWords(PromptFeatures& f) noexcept {
 
 std::string_view contentWordStem(std::string_view word, char (&buf)[64]) noexcept {
   std::size_t n = std::min(word.size(), sizeof buf);
-  std::memcpy(buf, word.data(), n);
+  if (n) std::memcpy(buf, word.data(), n);
   std::string_view w(buf, n);
   const auto cut = [&](std::size_t k) {
     n -= k;
