@@ -2,6 +2,7 @@
 // Brain: classify, match, look up, decide, then answer from the handler, the cache, the local model or the cloud.
 #include "app/brain/brain.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,6 +36,7 @@
 #include "engine/router/cost_caps_file.h"
 #include "engine/router/local_confidence.h"
 #include "engine/router/router.h"
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/keystore.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
@@ -136,6 +138,8 @@ struct Brain::Impl {
   BrainOverrides overrides;
   std::vector<std::string> warnings;
   std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
+  std::string semanticCacheReport;  // see Brain::semanticCacheReport()
+  bool semanticCacheOff = false;
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 
   std::unique_ptr<privacy::PiiClassifier> pii;
@@ -700,6 +704,8 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
     co.warmStartEntries = config.cacheWarmStartEntries;
     co.maxAnswerBytes = config.cacheMaxAnswerBytes;
     co.semanticEntries = 0;
+    const std::string calibrationPath = stateDir + "/semantic-calibration";
+    std::string calibrationKey;
     if (impl->local && config.cacheSemanticEntries > 0) {
       // Embeddings from the local model, on a generator of its own with a short context.
       llm::GeneratorOptions go;
@@ -709,12 +715,37 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
         impl->embedGenerator = std::move(*g);
         impl->embedder = std::make_unique<cache::GeneratorEmbedder>(*impl->embedGenerator);
         co.semanticEntries = config.cacheSemanticEntries;
+        co.calibrateSemantic = true;  // the model's own similarity of unrelated requests sets the threshold
+        // Remembered per model file (path, size, modification time, embedding size): a restart does not embed the
+        // calibration prompts again.
+        if (struct stat st {}; ::stat(modelPath.c_str(), &st) == 0) {
+          calibrationKey = modelPath + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
+                           "." + std::to_string(st.st_mtim.tv_nsec) + " " +
+                           std::to_string(impl->embedder->dimension());
+          if (auto saved = hal::readFile(calibrationPath, 4096)) {
+            const std::string text(saved->begin(), saved->end());
+            co.knownCalibration = cache::parseCalibration(text, calibrationKey, co.semanticThreshold);
+          }
+        }
       } else {
         impl->warnings.push_back("semantic cache disabled: " + g.error().message);
       }
     }
     if (auto c = cache::AnswerCache::create(co, *impl->pii, impl->embedder.get())) {
       impl->cache = std::move(*c);
+      if (const cache::SemanticCalibration& cal = impl->cache->calibration(); cal.ran) {
+        if (!cal.remembered && !calibrationKey.empty()) {
+          const std::string text = cache::serializeCalibration(cal, calibrationKey);
+          // Not saved (disk full, read-only state): measured again at the next start, nothing else lost.
+          if (!text.empty())
+            (void)hal::writeFileAtomic(calibrationPath,
+                                       std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+                                       0600);
+        }
+        impl->semanticCacheOff = !cal.usable;
+        impl->semanticCacheReport =
+            (cal.usable ? "semantic cache calibrated on the local model: " : "semantic cache off: ") + cal.summary();
+      }
       impl->cachePath = stateDir + "/answers.cache";
       if (impl->cacheKey) {
         if (auto rep = impl->cache->load(impl->cachePath, impl->cacheKey->bytes())) {
@@ -777,6 +808,8 @@ router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
 router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
 const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }
+const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
+bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
 
 std::vector<std::string> Brain::dueAnnouncements() {
   std::vector<std::string> out = std::move(impl_->startAnnouncements);

@@ -93,6 +93,12 @@ class Brain {
   // Empty, or why the device key could not be used (cloud escalation and the answer cache are then off until a
   // person fixes it) and how to fix it: for the daemon's STATUS line.
   const std::string& deviceKeyProblem() const;
+  // Empty when the semantic cache tier was not calibrated (no local model or no semantic entries); otherwise one
+  // line: the local model's similarity of the built-in unrelated and paraphrased requests and the threshold in
+  // force, or, with semanticCacheOff(), why the tier is off ("semantic cache off: ..."; the exact tier still
+  // answers). Not a warning(): nothing failed to load.
+  const std::string& semanticCacheReport() const;
+  bool semanticCacheOff() const;
   // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and
   // alarms that went off (the handlers' fireDue) and, on the first call, what happened while the device was off.
   // Empty when nothing is due (cheap: one clock read).

@@ -270,8 +270,10 @@ constexpr auto kSettings = std::to_array<Setting>({
     unsignedSetting("cache.ttl-static-s", "604800", "s", 1, 31536000, SOTTO_FIELD(cacheTtlStaticS),
                     "How long a cached answer that does not depend on the time stays valid."),
     unsignedSetting("cache.semantic-threshold-percent", "90", "%", 50, 100, SOTTO_FIELD(cacheSemanticThresholdPct),
-                    "Least cosine similarity (in percent) of prompt embeddings for a semantic cache hit; the "
-                    "negation, number, entity and slot guards must pass as well."),
+                    "Least cosine similarity (in percent) of prompt embeddings for a semantic cache hit; at "
+                    "start-up it rises above what the local model scores for unrelated requests (the semantic tier "
+                    "is off when the model cannot separate them). The negation, number, entity, slot and "
+                    "content-word guards must pass as well."),
     unsignedSetting("cache.warm-start-entries", "256", "entries", 0, 65536, SOTTO_FIELD(cacheWarmStartEntries),
                     "Entries per tier reloaded from the cache file at start-up, most-hit first; 0 = all that fit."),
     unsignedSetting("cache.max-answer-bytes", "1024", "bytes", 64, 65536, SOTTO_FIELD(cacheMaxAnswerBytes),

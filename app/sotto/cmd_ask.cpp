@@ -181,6 +181,8 @@ int cmdAsk(int argc, char** argv) {
   }
   for (const std::string& w : (*b)->warnings())
     std::fprintf(stderr, "sotto ask: warning: %s\n", cloud::safeText(w).c_str());
+  if ((*b)->semanticCacheOff())
+    std::fprintf(stderr, "sotto ask: note: %s\n", cloud::safeText((*b)->semanticCacheReport()).c_str());
   PrintSink sink(asJson);
   auto r = (*b)->ask(text, sink);
   if (!r) {

@@ -276,6 +276,11 @@ std::vector<std::string> AnswerPath::statusNotes() const {
   return statusNotes_;
 }
 
+std::vector<std::string> AnswerPath::statusInfo() const {
+  std::lock_guard lock(notesMutex_);
+  return statusInfo_;
+}
+
 void AnswerPath::brainMain() {
   brain::BrainOverrides ov;
   ov.cataloguePath = brain::defaultCataloguePath();
@@ -288,6 +293,13 @@ void AnswerPath::brainMain() {
     if (!brain->deviceKeyProblem().empty()) {
       std::lock_guard lock(notesMutex_);
       statusNotes_.push_back(brain->deviceKeyProblem());
+    }
+    if (brain->semanticCacheOff()) {
+      SOTTO_LOG_WARN("brain", "semantic-cache", "%s", brain->semanticCacheReport().c_str());
+      std::lock_guard lock(notesMutex_);
+      statusInfo_.push_back(brain->semanticCacheReport());
+    } else if (!brain->semanticCacheReport().empty()) {
+      SOTTO_LOG_INFO("brain", "semantic-cache", "%s", brain->semanticCacheReport().c_str());
     }
     SOTTO_LOG_INFO("brain", "ready", "answering requests%s",
                    brain->warnings().empty() ? "" : " with what loaded (see the warnings above)");

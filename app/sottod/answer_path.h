@@ -73,6 +73,9 @@ class AnswerPath {
   // What a person must fix that the brain found when it was built (an unusable device key, with how to fix it),
   // for the STATUS line; empty while the brain is loading or when all is well. Control thread (takes a mutex).
   std::vector<std::string> statusNotes() const;
+  // What the STATUS line also says about the brain without calling it degraded (the semantic cache tier turned
+  // off by calibration: answers stay right, paraphrases go to the model). Control thread (takes a mutex).
+  std::vector<std::string> statusInfo() const;
   const AnswerMetrics& metrics() const noexcept { return *metrics_; }
   void logMetrics() const;
   // Fault injection (tests): the TTS thread stops beating until shutdown.
@@ -113,6 +116,7 @@ class AnswerPath {
   std::atomic<bool> brainReady_{false};
   mutable std::mutex notesMutex_;
   std::vector<std::string> statusNotes_;  // guarded by notesMutex_; written once by the brain thread
+  std::vector<std::string> statusInfo_;   // likewise
 };
 
 }  // namespace sotto::app

@@ -253,6 +253,10 @@ std::string Pipeline::statusLine() const {
   }
   if (audio_ && audio_->counters().captureEnded) s += "; capture stream ended";
   // What needs a person, said on every STATUS until it is fixed: an unusable device key, a full disk.
+  // What changed how requests are answered without needing a person (the semantic cache turned off).
+  if (answers_) {
+    for (const std::string& i : answers_->statusInfo()) s += "; " + i;
+  }
   std::vector<std::string> notes;
   if (answers_) notes = answers_->statusNotes();
   if (const auto full = hal::diskFull()) {

@@ -2,7 +2,8 @@
 // Answer-cache bench: replays a deterministic query mix (Zipf-popular questions from the dev data, repeated as
 // is, as surface variants, as paraphrases and as opposite questions) through several cache configurations and
 // prints hit ratio per tier, wrong answers, guard blocks, evictions, expirations and lookup latency, with the
-// exact-only cache as the baseline measured in the same run.
+// exact-only cache as the baseline measured in the same run; each semantic configuration also runs without the
+// content-word guard (the guards before issue 21), and the real model's embeddings also calibrated at create().
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -225,6 +226,8 @@ Outcome replay(const std::string& label, const std::vector<Request>& mix, const 
     std::exit(1);
   }
   auto& cache = **created;
+  std::printf("\n== %s\n", label.c_str());
+  if (cache.calibration().ran) std::printf("  calibration: %s\n", cache.calibration().summary().c_str());
   static pipeline::Histogram hist;
   hist.reset();
   Outcome o;
@@ -252,7 +255,6 @@ Outcome replay(const std::string& label, const std::vector<Request>& mix, const 
   o.metrics = cache.metrics();
   o.latency = hist.snapshot().summary();
   const auto& m = o.metrics;
-  std::printf("\n== %s\n", label.c_str());
   std::printf("  hit ratio: overall %.3f | exact %.3f of lookups | semantic %.3f of the %llu lookups reaching it\n",
               m.overallHitRatio(), m.exactHitRatio(), m.semanticHitRatio(),
               static_cast<unsigned long long>(m.semanticLookups));
@@ -264,10 +266,11 @@ Outcome replay(const std::string& label, const std::vector<Request>& mix, const 
               o.wrong, o.crossQuestion);
   for (const auto& e : o.wrongExamples) std::printf("    wrong: %s\n", e.c_str());
   for (const auto& e : o.crossExamples) std::printf("    other question: %s\n", e.c_str());
-  std::printf("  guard blocks: negation %llu, numbers %llu, entities %llu, slots %llu\n",
-              static_cast<unsigned long long>(m.guardBlocks[1]),
-              static_cast<unsigned long long>(m.guardBlocks[2]), static_cast<unsigned long long>(m.guardBlocks[3]),
-              static_cast<unsigned long long>(m.guardBlocks[4]));
+  std::printf("  guard blocks:");
+  for (std::size_t g = 1; g < kGuardCount; ++g)
+    std::printf("%s %s %llu", g == 1 ? "" : ",", guardName(static_cast<Guard>(g)),
+                static_cast<unsigned long long>(m.guardBlocks[g]));
+  std::printf("\n");
   std::printf("  inserts %llu, refused for PII %llu, evictions exact %llu / semantic %llu, expirations %llu\n",
               static_cast<unsigned long long>(m.inserts), static_cast<unsigned long long>(m.rejectedPii),
               static_cast<unsigned long long>(m.evictionsExact), static_cast<unsigned long long>(m.evictionsSemantic),
@@ -372,16 +375,24 @@ int main(int argc, char** argv) {
   exactOnly.semanticEntries = 0;
   const Outcome b = replay("baseline: exact tier only", mix, exactOnly, **pii, nullptr);
 
+  CacheOptions noContent = base;  // the guards before issue 21
+  noContent.contentGuard = false;
   LexicalEmbedder lexical;
   const Outcome lex = replay("exact + semantic (lexical hashing embedder, 256-d), guards on", mix, base, **pii,
                              &lexical);
+  const Outcome lexNoContent = replay("exact + semantic (lexical embedder), guards on but the content guard OFF",
+                                      mix, noContent, **pii, &lexical);
+  CacheOptions calibrated = base;
+  calibrated.calibrateSemantic = true;
+  const Outcome lexCalibrated =
+      replay("exact + semantic (lexical embedder), guards on, calibrated", mix, calibrated, **pii, &lexical);
   CacheOptions unguarded = base;
   unguarded.semanticGuards = false;
   const Outcome lexNoGuards =
       replay("exact + semantic (lexical embedder), guards OFF (what the guards prevent)", mix, unguarded, **pii,
              &lexical);
 
-  Outcome stories;
+  Outcome stories, storiesNoContent, storiesCalibrated;
   bool haveStories = false;
   auto model = llm::Model::load(modelPath);
   if (model) {
@@ -392,6 +403,10 @@ int main(int argc, char** argv) {
       embedLatency(real, mix, "stories260K");
       stories = replay("exact + semantic (stories260K pooled hidden states, 64-d), guards on", mix, base, **pii,
                        &real);
+      storiesNoContent = replay("exact + semantic (stories260K), guards on but the content guard OFF", mix,
+                                noContent, **pii, &real);
+      storiesCalibrated =
+          replay("exact + semantic (stories260K), guards on, calibrated (as sottod)", mix, calibrated, **pii, &real);
       haveStories = true;
       // A tiny story model embeds every question alike: show how far the threshold must rise for it.
       for (const float threshold : {0.97f, 0.99f}) {
@@ -426,5 +441,25 @@ int main(int argc, char** argv) {
                 stories.metrics.overallHitRatio(), b.metrics.overallHitRatio(),
                 ratio(stories.metrics.overallHitRatio(), b.metrics.overallHitRatio()),
                 ratio(stories.latency.p50, b.latency.p50), stories.wrong, stories.crossQuestion);
+  // Issue 21: what the content guard and calibration change. Wrong answers are opposite questions answered; an
+  // answer stored for another dataset question is often the same question worded apart, so it is counted apart.
+  auto line = [](const char* name, const Outcome& before, const Outcome& after) {
+    std::printf("  %s: wrong answers %zu -> %zu, answers of another dataset question %zu -> %zu, hit ratio %.3f -> "
+                "%.3f, semantic hits %llu -> %llu, paraphrase hits %zu -> %zu\n",
+                name, before.wrong, after.wrong, before.crossQuestion, after.crossQuestion,
+                before.metrics.overallHitRatio(), after.metrics.overallHitRatio(),
+                static_cast<unsigned long long>(before.metrics.semanticHits),
+                static_cast<unsigned long long>(after.metrics.semanticHits),
+                before.hitsByKind.count("paraphrase") ? before.hitsByKind.at("paraphrase").first : 0,
+                after.hitsByKind.count("paraphrase") ? after.hitsByKind.at("paraphrase").first : 0);
+  };
+  std::printf("\n== content guard and calibration (issue 21), same run\n");
+  line("lexical, content guard off -> on", lexNoContent, lex);
+  line("lexical, content guard on -> calibrated", lex, lexCalibrated);
+  if (haveStories) {
+    line("stories260K, content guard off -> on", storiesNoContent, stories);
+    line("stories260K, content guard on -> calibrated", stories, storiesCalibrated);
+    line("stories260K, before issue 21 -> as sottod now", storiesNoContent, storiesCalibrated);
+  }
   return 0;
 }

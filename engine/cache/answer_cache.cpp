@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "engine/cache/answer_cache_store.h"
 
@@ -71,12 +72,25 @@ Result<std::unique_ptr<AnswerCache>> AnswerCache::create(const CacheOptions& opt
                                                  std::to_string(kMaxReservedBytes >> 20) + " MiB)");
   o.ttlTimeSensitiveS = std::clamp(o.ttlTimeSensitiveS, kMinTimeSensitiveS, kMaxTimeSensitiveS);
   if (sodium_init() < 0) return makeError(Errc::internal, "cache: libsodium failed to initialize");
-  return std::unique_ptr<AnswerCache>(new AnswerCache(o, classifier, embedder, clock));
+  // Calibration before anything is reserved: a semantic tier the embedder cannot serve is never allocated.
+  SemanticCalibration calibration;
+  if (o.calibrateSemantic && embedder && o.semanticEntries > 0 && o.embeddingDim > 0) {
+    const bool known = o.knownCalibration && o.knownCalibration->configuredThreshold == o.semanticThreshold;
+    calibration = known ? *o.knownCalibration : calibrateSemantic(*embedder, o.semanticThreshold);
+    if (calibration.usable) {
+      o.semanticThreshold = calibration.threshold;
+    } else {
+      o.semanticEntries = 0;
+    }
+  }
+  o.knownCalibration.reset();  // applied (or stale): calibration() reports it
+  return std::unique_ptr<AnswerCache>(new AnswerCache(o, classifier, embedder, clock, std::move(calibration)));
 }
 
 AnswerCache::AnswerCache(const CacheOptions& options, const privacy::PiiClassifier& classifier, Embedder* embedder,
-                         const Clock* clock)
+                         const Clock* clock, SemanticCalibration calibration)
     : options_(options),
+      calibration_(std::move(calibration)),
       classifier_(classifier),
       embedder_(embedder),
       clock_(clock ? clock : &systemClock_),
@@ -179,7 +193,9 @@ void AnswerCache::lookupSemantic(std::span<const float> raw, std::uint64_t slots
     top = std::max(top, dot);
     if (dot >= options_.semanticThreshold) {
       const Record& r = s.records[i];
-      const Guard g = options_.semanticGuards ? checkGuards(*query_, slots, r.features, r.slots) : Guard::none;
+      const Guard g = options_.semanticGuards
+                          ? checkGuards(*query_, slots, r.features, r.slots, options_.contentGuard)
+                          : Guard::none;
       if (g == Guard::none) {
         if (dot > bestSim) {
           bestSim = dot;
@@ -325,7 +341,7 @@ CacheMetricsSnapshot AnswerCache::metrics() const noexcept {
   m.exactHits = get(counters_->exactHits);
   m.semanticLookups = get(counters_->semanticLookups);
   m.semanticHits = get(counters_->semanticHits);
-  for (std::size_t i = 0; i < 5; ++i) m.guardBlocks[i] = get(counters_->guardBlocks[i]);
+  for (std::size_t i = 0; i < kGuardCount; ++i) m.guardBlocks[i] = get(counters_->guardBlocks[i]);
   m.inserts = get(counters_->inserts);
   m.rejectedPii = get(counters_->rejectedPii);
   m.rejectedOther = get(counters_->rejectedOther);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 
 #include "engine/cache/embedder.h"
 #include "engine/cache/prompt_features.h"
+#include "engine/cache/semantic_calibration.h"
 #include "engine/privacy/pii.h"
 #include "sotto/hal/result.h"
 
@@ -60,6 +62,14 @@ struct CacheOptions {
   std::size_t maxAnswerBytes = 1024;     // cache.max-answer-bytes: longer answers are not cached
   std::size_t maxPromptBytes = 512;      // longer prompts are not cached
   bool semanticGuards = true;            // false only to measure what the guards prevent (bench baseline)
+  bool contentGuard = true;              // false only to measure what the content-word guard prevents
+  // Measure the embedder at create() (calibrateSemantic): the semantic threshold rises above what unrelated
+  // requests score, or the semantic tier is off when the embedder cannot separate them. The daemon and `sotto ask`
+  // turn it on for the local model's embeddings; tests with a purpose-built embedder leave it off.
+  bool calibrateSemantic = false;
+  // With calibrateSemantic: a calibration of the same model remembered from an earlier start
+  // (parseCalibration), used instead of measuring again.
+  std::optional<SemanticCalibration> knownCalibration;
 };
 
 // Counters as plain numbers (a consistent-enough copy of the live atomics).
@@ -68,7 +78,8 @@ struct CacheMetricsSnapshot {
   std::uint64_t exactHits = 0;
   std::uint64_t semanticLookups = 0;  // lookups that reached the semantic tier (exact miss, embedding available)
   std::uint64_t semanticHits = 0;
-  std::uint64_t guardBlocks[5] = {};  // indexed by Guard: the best candidate above the threshold was refused
+  // Indexed by Guard: the best candidate above the threshold was refused by that guard.
+  std::uint64_t guardBlocks[kGuardCount] = {};
   std::uint64_t inserts = 0;          // answers stored (either tier)
   std::uint64_t rejectedPii = 0;      // inserts refused because the prompt or answer holds PII
   std::uint64_t rejectedOther = 0;    // inserts refused: not cacheable, too long, disabled
@@ -120,7 +131,8 @@ struct LoadReport {
 class AnswerCache {
  public:
   // embedder may be null (then lookup/insert without an explicit embedding skip the semantic tier); when given,
-  // options.embeddingDim is taken from it. clock null = SystemClock. Reserves all memory now (about
+  // options.embeddingDim is taken from it, and with options.calibrateSemantic the embedder is measured first
+  // (calibration()). clock null = SystemClock. Reserves all memory now (about
   // (1.3 KiB + maxPromptBytes + maxAnswerBytes) per entry, plus 4 * embeddingDim per semantic entry). Errors:
   // invalid_argument for bad options or more than 256 MiB of reservations, internal when libsodium cannot start.
   static Result<std::unique_ptr<AnswerCache>> create(const CacheOptions& options,
@@ -158,7 +170,11 @@ class AnswerCache {
   CacheMetricsSnapshot metrics() const noexcept;
   std::size_t exactSize() const noexcept;
   std::size_t semanticSize() const noexcept;
+  // The options in force: semanticThreshold is the calibrated one, semanticEntries 0 when calibration turned the
+  // semantic tier off.
   const CacheOptions& options() const noexcept { return options_; }
+  // What calibration measured and decided (ran false when it was not asked for or there is no semantic tier).
+  const SemanticCalibration& calibration() const noexcept { return calibration_; }
 
   // The canonical text the cache keys and embeds (see analyzePrompt). Allocates; for tools and tests.
   static std::string canonicalText(std::string_view prompt);
@@ -168,7 +184,7 @@ class AnswerCache {
 
  private:
   AnswerCache(const CacheOptions& options, const privacy::PiiClassifier& classifier, Embedder* embedder,
-              const Clock* clock);
+              const Clock* clock, SemanticCalibration calibration);
   bool containsPii(std::string_view text) const noexcept;
   std::span<const float> embedQuery(std::string_view canonical) noexcept;
   bool lookupExact(std::int64_t now, LookupResult& res) noexcept;
@@ -180,6 +196,7 @@ class AnswerCache {
                          std::int64_t expires, std::uint32_t hits, bool exactTier, bool semanticTier) noexcept;
 
   CacheOptions options_;
+  SemanticCalibration calibration_;
   const privacy::PiiClassifier& classifier_;
   Embedder* embedder_;
   const Clock* clock_;

@@ -70,7 +70,7 @@ struct AnswerCache::Store {
 
 struct AnswerCache::Counters {
   std::atomic<std::uint64_t> lookups{0}, exactHits{0}, semanticLookups{0}, semanticHits{0};
-  std::atomic<std::uint64_t> guardBlocks[5] = {};
+  std::atomic<std::uint64_t> guardBlocks[kGuardCount] = {};
   std::atomic<std::uint64_t> inserts{0}, rejectedPii{0}, rejectedOther{0};
   std::atomic<std::uint64_t> evictionsExact{0}, evictionsSemantic{0}, expirations{0}, embedFailures{0};
 };

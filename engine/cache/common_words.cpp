@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The common-word list: function words and general verbs, adjectives and nouns that never name the subject of a
-// question on their own (sorted for binary search). Concrete things (foods, animals, places) are left out on purpose.
+// The word lists of the cache's guards (sorted for binary search): common words (function words and general verbs,
+// adjectives and nouns that never name the subject of a question on their own; concrete things such as foods,
+// animals, places are left out on purpose) and stop words (what never says what a question is about).
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -79,7 +80,33 @@ constexpr std::array<std::string_view, 783> kCommonWords = {
 
 static_assert(std::is_sorted(kCommonWords.begin(), kCommonWords.end()));
 
+// Stop words for the content guard: function and question words, auxiliaries, pronouns, fillers, politeness and
+// request verbs. Narrower than the common words on purpose: "time", "timer", "alarm", "set" are common but say
+// what is asked; so do particles that flip a meaning ("on"/"off", "up", "out") and who/when/where/why ("when was
+// he born" is not "where was he born"), while what/which/how are interchangeable frames ("tell me ...").
+constexpr std::array<std::string_view, 174> kStopWords = {
+    "a", "about", "actually", "ah", "all", "alright", "also", "am", "an", "and", "another", "any", "anyone",
+    "anything", "are", "as", "ask", "asking", "at", "be", "because", "been", "being", "bit", "both", "but", "by",
+    "can", "cannot", "could", "describe", "did", "do", "does", "doing", "done", "each", "either", "er", "erm",
+    "every", "explain", "for", "from", "get", "give", "got", "had", "has", "have", "having", "he", "hello", "her",
+    "here", "hers", "hey", "hi", "him", "his", "hmm", "how", "i", "if", "in", "into", "is", "it", "its", "itself",
+    "just", "kind", "knew", "know", "let", "like", "lot", "many", "may", "maybe", "me", "might", "mine", "much",
+    "must", "my", "myself", "need", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "now",
+    "of", "oh", "ok", "okay", "or", "other", "our", "ours", "per", "perhaps", "please", "pretty", "question",
+    "quite", "really", "said", "say", "shall", "she", "should", "show", "so", "some", "someone", "something",
+    "sort", "sotto", "such", "tell", "than", "thank", "thanks", "that", "the", "their", "theirs", "them", "then",
+    "there", "these", "they", "thing", "things", "this", "those", "through", "to", "too", "u", "uh", "um", "upon",
+    "us", "very", "via", "want", "wanted", "was", "we", "well", "were", "what", "whatever", "which", "while",
+    "whom", "whose", "will", "with", "wonder", "wondered", "wondering", "would", "you", "your", "yours", "yourself",
+};
+
+static_assert(std::is_sorted(kStopWords.begin(), kStopWords.end()));
+
 }  // namespace
+
+bool isStopWord(std::string_view word) noexcept {
+  return std::binary_search(kStopWords.begin(), kStopWords.end(), word);
+}
 
 bool isCommonWord(std::string_view word) noexcept {
   return std::binary_search(kCommonWords.begin(), kCommonWords.end(), word);

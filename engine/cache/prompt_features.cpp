@@ -50,6 +50,13 @@ bool hasDigit(std::string_view w) noexcept {
   return false;
 }
 
+// Hash of a word's stem: tokens and entities are compared by stem, so "spiders" still names "spider" and the
+// entity guard agrees with the content guard about inflections.
+std::uint64_t stemHash(std::string_view w) noexcept {
+  char buf[64];
+  return fnv1a64(contentWordStem(w, buf));
+}
+
 // Appends tokens to the canonical text and the token hashes; fails (uncacheable) when it does not fit.
 class Writer {
  public:
@@ -61,7 +68,7 @@ class Writer {
     if (f_.canonicalLength) f_.canonical[f_.canonicalLength++] = ' ';
     std::memcpy(f_.canonical + f_.canonicalLength, t.data(), t.size());
     f_.canonicalLength += t.size();
-    f_.tokens[f_.tokenCount++] = fnv1a64(t);
+    f_.tokens[f_.tokenCount++] = stemHash(t);
     return true;
   }
   bool number(std::string_view t) noexcept {
@@ -86,7 +93,7 @@ std::string_view formatNumber(double v, char (&buf)[32]) noexcept {
 }
 
 void addEntity(PromptFeatures& f, std::string_view lowerWord) noexcept {
-  const std::uint64_t h = fnv1a64(lowerWord);
+  const std::uint64_t h = stemHash(lowerWord);
   for (std::size_t i = 0; i < f.entityCount; ++i) {
     if (f.entities[i] == h) return;
   }
@@ -94,6 +101,17 @@ void addEntity(PromptFeatures& f, std::string_view lowerWord) noexcept {
 }
 
 bool containsToken(const PromptFeatures& f, std::uint64_t h) noexcept;
+
+// Whether the canonical text holds w as a whole word (as written: "whats" is not "what").
+bool containsWord(std::string_view canon, std::string_view w) noexcept {
+  for (std::size_t start = 0; start < canon.size();) {
+    std::size_t end = canon.find(' ', start);
+    if (end == std::string_view::npos) end = canon.size();
+    if (canon.substr(start, end - start) == w) return true;
+    start = end + 1;
+  }
+  return false;
+}
 
 // Named entities: canonical words outside the common-word list (all a transcript can show), plus, in written text
 // (any uppercase letter), capitalized words of the original that do not start a sentence ("Turkey", "May"), or
@@ -131,7 +149,7 @@ void findEntities(std::string_view text, PromptFeatures& f) noexcept {
     const bool wasStart = sentenceStart;
     sentenceStart = false;
     if (n == 0 || n == sizeof word || hasDigit(w) || w == "i") continue;  // numbers have their own guard
-    if (capital && (!wasStart || !isCommonWord(w)) && containsToken(f, fnv1a64(w))) addEntity(f, w);
+    if (capital && (!wasStart || !isCommonWord(w)) && containsWord(canon, w)) addEntity(f, w);
   }
 }
 
@@ -142,7 +160,83 @@ bool containsToken(const PromptFeatures& f, std::uint64_t h) noexcept {
   return false;
 }
 
+bool containsContent(const PromptFeatures& f, std::uint32_t h) noexcept {
+  for (std::size_t i = 0; i < f.contentCount; ++i) {
+    if (f.content[i] == h) return true;
+  }
+  return false;
+}
+
+bool endsWith(std::string_view w, std::string_view tail) noexcept {
+  return w.size() >= tail.size() && w.substr(w.size() - tail.size()) == tail;
+}
+
+// The content words of the canonical text: neither stop words nor numbers and clock times (the number guard's),
+// stemmed, each once. "quick question, ..." is a frame, not a question about speed.
+void findContentWords(PromptFeatures& f) noexcept {
+  const std::string_view canon = f.text();
+  for (std::size_t start = 0; start < canon.size();) {
+    std::size_t end = canon.find(' ', start);
+    if (end == std::string_view::npos) end = canon.size();
+    const std::string_view w = canon.substr(start, end - start);
+    const std::string_view next = end < canon.size() ? canon.substr(end + 1, canon.find(' ', end + 1) - end - 1)
+                                                     : std::string_view();
+    start = end + 1;
+    const bool frame = w == "quick" && next == "question";
+    if (w.empty() || hasDigit(w) || isStopWord(w) || frame) continue;
+    char buf[64];
+    const std::string_view stem = contentWordStem(w, buf);
+    const auto h = static_cast<std::uint32_t>(fnv1a64(stem));
+    if (containsContent(f, h)) continue;
+    if (f.contentCount < PromptFeatures::kMaxContent) f.content[f.contentCount++] = h;
+  }
+}
+
 }  // namespace
+
+std::string_view contentWordStem(std::string_view word, char (&buf)[64]) noexcept {
+  std::size_t n = std::min(word.size(), sizeof buf);
+  if (n) std::memcpy(buf, word.data(), n);
+  std::string_view w(buf, n);
+  const auto cut = [&](std::size_t k) {
+    n -= k;
+    w = std::string_view(buf, n);
+  };
+  // Plurals and third persons: "cities" -> "city", "glasses" -> "glass", "timers" -> "timer"; "ss", "us", "is"
+  // endings are not plurals ("glass", "virus", "basis").
+  if (n > 4 && endsWith(w, "ies")) {
+    cut(2);
+    buf[n - 1] = 'y';
+  } else if (endsWith(w, "sses")) {
+    cut(2);
+  } else if (n > 3 && endsWith(w, "s") && !endsWith(w, "ss") && !endsWith(w, "us") && !endsWith(w, "is")) {
+    cut(1);
+  }
+  // Verb endings, keeping a stem of three letters or more: "baking", "baked" -> "bak"; a doubled final consonant
+  // goes too ("running" -> "run"), except l, s, z ("falling" -> "fall").
+  bool verb = false;
+  if (n >= 6 && endsWith(w, "ing")) {
+    cut(3);
+    verb = true;
+  } else if (n >= 5 && endsWith(w, "ed")) {
+    cut(2);
+    verb = true;
+  }
+  if (verb && n >= 3 && buf[n - 1] == buf[n - 2] && buf[n - 1] != 'l' && buf[n - 1] != 's' && buf[n - 1] != 'z' &&
+      std::strchr("aeiou", buf[n - 1]) == nullptr)
+    cut(1);
+  // A final silent e, so "bake" meets "baked" and "baking".
+  if (n > 3 && buf[n - 1] == 'e') cut(1);
+  return w;
+}
+
+bool contentWordsAgree(const PromptFeatures& a, const PromptFeatures& b) noexcept {
+  if (a.contentCount == 0 && b.contentCount == 0) return true;
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < a.contentCount; ++i) shared += containsContent(b, a.content[i]) ? 1 : 0;
+  const std::size_t larger = std::max(a.contentCount, b.contentCount);
+  return shared * 4 >= larger * 3;
+}
 
 std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) noexcept {
   std::uint64_t h = seed;
@@ -161,6 +255,7 @@ void analyzePrompt(std::string_view prompt, PromptFeatures& out) noexcept {
   out.numberHash = 0;
   out.entityCount = 0;
   out.tokenCount = 0;
+  out.contentCount = 0;
   out.cacheable = false;
 
   intents::Utterance u;
@@ -203,6 +298,7 @@ void analyzePrompt(std::string_view prompt, PromptFeatures& out) noexcept {
   }
   out.hash = fnv1a64(out.text());
   findEntities(prompt, out);
+  findContentWords(out);
   out.cacheable = true;
 }
 
@@ -213,12 +309,13 @@ const char* guardName(Guard g) noexcept {
     case Guard::numbers: return "numbers";
     case Guard::entities: return "entities";
     case Guard::slots: return "slots";
+    case Guard::content: return "content";
   }
   return "?";
 }
 
 Guard checkGuards(const PromptFeatures& query, std::uint64_t querySlots, const PromptFeatures& cached,
-                  std::uint64_t cachedSlots) noexcept {
+                  std::uint64_t cachedSlots, bool contentGuard) noexcept {
   // Parity, not count: "is it not unsafe" is rare; "is it safe" vs "is it not safe" is the failure to stop.
   if ((query.negations & 1u) != (cached.negations & 1u)) return Guard::negation;
   if (query.numberCount != cached.numberCount || query.numberHash != cached.numberHash) return Guard::numbers;
@@ -230,6 +327,10 @@ Guard checkGuards(const PromptFeatures& query, std::uint64_t querySlots, const P
     if (!containsToken(query, cached.entities[i])) return Guard::entities;
   }
   if (querySlots != cachedSlots) return Guard::slots;
+  // Last, as the broadest: an embedding can put two different requests side by side (an untrained model puts
+  // every request there; a misheard "cancel the timer" met an unrelated cached question at 0.96). Sharing the
+  // direction is not enough: the words that say what is asked must be the same ones.
+  if (contentGuard && !contentWordsAgree(query, cached)) return Guard::content;
   return Guard::none;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sottod's STATUS line names what a person must fix: a device key truncated to 16 bytes (cloud and cache are off
 // until someone acts; before, only the journal said so) and a full disk (ENOSPC on the state directory's writes).
+// It also says when calibration turned the semantic cache off for the local model, and why.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -77,4 +78,23 @@ TEST(DaemonStatus, AHealthyStateDirectoryIsNotReported) {
   }
   d.signal(SIGTERM);
   EXPECT_EQ(d.wait(scaled(5000ms)), 0) << d.stderrText();
+}
+
+// Issue 21: the story model's embeddings do not tell paraphrases from unrelated requests; calibration at start-up
+// turns the semantic cache off, the log says so once and every STATUS line carries the reason.
+TEST(DaemonStatus, ASemanticCacheTurnedOffByCalibrationIsNamed) {
+  DaemonChild d;
+  auto args = d.baseArgs();
+  args.insert(args.end(),
+              {"--set", "model.path=" + std::string(SOTTO_SOURCE_DIR) + "/../shared/models/stories260K-f32.gguf"});
+  d.start(args);
+  ASSERT_FALSE(d.waitFor("READY=1", sotto::test::readyTimeout()).empty()) << d.stderrText();
+  const std::string status = d.waitFor("semantic cache off", sotto::test::readyTimeout());
+  ASSERT_FALSE(status.empty()) << d.stderrText();
+  EXPECT_NE(status.find("does not recognise paraphrases"), std::string::npos) << status;
+  EXPECT_NE(status.find("configured 0.900"), std::string::npos) << status;
+  EXPECT_NE(d.waitFor("semantic cache off", sotto::test::readyTimeout()).find("STATUS="), std::string::npos);
+  d.signal(SIGTERM);
+  EXPECT_EQ(d.wait(scaled(5000ms)), 0) << d.stderrText();
+  EXPECT_NE(d.stderrText().find("brain[semantic-cache]"), std::string::npos) << d.stderrText();
 }

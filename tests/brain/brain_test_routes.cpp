@@ -73,6 +73,39 @@ TEST(BrainRoutes, LocalAnswerIsCachedEncryptedAndSurvivesARestart) {
   EXPECT_EQ(r.answer, first);
 }
 
+// Issue 21: the semantic tier is calibrated on the local model's own embeddings at start-up. The story model
+// does not recognise the built-in paraphrases above what its unrelated requests score: the tier is off, the brain
+// says why (not as a load warning), and the exact tier still answers.
+TEST(BrainRoutes, SemanticCacheIsCalibratedOnTheLocalModelAndSaysWhyItIsOff) {
+  ScratchDir dir;
+  BrainOverrides o = testOverrides();
+  o.modelPath = storiesModel();
+  auto b = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(b);
+  for (const std::string& w : b->warnings()) ADD_FAILURE() << w;
+  EXPECT_TRUE(b->semanticCacheOff());
+  const std::string& report = b->semanticCacheReport();
+  EXPECT_EQ(report.rfind("semantic cache off: ", 0), 0u) << report;
+  EXPECT_NE(report.find("paraphrases"), std::string::npos) << report;
+  EXPECT_NE(report.find("configured 0.900"), std::string::npos) << report;
+  EXPECT_NE(report.find("; measured in"), std::string::npos) << report;
+  const AskResult first = ask(*b, "The sun was hot");
+  EXPECT_EQ(first.route, router::Route::local);
+  EXPECT_EQ(ask(*b, "the sun was hot!").route, router::Route::cache);
+  // A restart with the same model takes the decision from the state directory instead of embedding again.
+  b.reset();
+  auto again = makeBrain(testConfig(dir.path()), o);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->semanticCacheOff());
+  EXPECT_NE(again->semanticCacheReport().find("remembered from the state directory"), std::string::npos)
+      << again->semanticCacheReport();
+  // Without a local model there is nothing to calibrate and nothing to report.
+  auto plain = makeBrain(testConfig(dir.path() + "/plain"), testOverrides());
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->semanticCacheOff());
+  EXPECT_TRUE(plain->semanticCacheReport().empty());
+}
+
 TEST(BrainRoutes, PromptsWithPersonalDataAreNeverCached) {
   ScratchDir dir;
   BrainOverrides o = testOverrides();

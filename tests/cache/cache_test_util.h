@@ -58,6 +58,30 @@ class BagEmbedder final : public Embedder {
   }
 };
 
+// Every text lands within a hair of one direction (cosine above 0.99 for any two prompts), as an untrained model's
+// embeddings do: only the guards (or calibration) can tell requests apart.
+class SameDirectionEmbedder final : public Embedder {
+ public:
+  static constexpr std::size_t kDim = 32;
+  int calls = 0;
+
+  std::size_t dimension() const noexcept override { return kDim; }
+  Status embed(std::string_view text, std::span<float> out) override {
+    ++calls;
+    if (out.size() != kDim) return makeError(Errc::invalid_argument, "size");
+    std::fill(out.begin(), out.end(), 1.0f);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find(' ', start);
+      if (end == std::string_view::npos) end = text.size();
+      const std::uint64_t h = fnv1a64(text.substr(start, end - start));
+      out[h % kDim] += (h >> 32) & 1 ? 0.02f : -0.02f;
+      start = end + 1;
+    }
+    return {};
+  }
+};
+
 inline const privacy::PiiClassifier& classifier() {
   static std::unique_ptr<privacy::PiiClassifier> c = [] {
     auto r = privacy::PiiClassifier::create();

@@ -253,6 +253,43 @@ TEST_F(Semantic, SlotGuard) {
   EXPECT_EQ(cache->lookup("tell me how long is left on the kitchen timer", 101).tier, Tier::semantic);
 }
 
+// Issue 21: a misheard "cancel the timer" was answered from the semantic cache with an unrelated earlier answer
+// (similarity 0.96, every guard passed): near-identical embeddings must not be enough.
+TEST(ContentGuard, MisheardRequestIsNotAnsweredFromAnUnrelatedCachedQuestion) {
+  FakeClock clock;
+  SameDirectionEmbedder emb;
+  CacheOptions o;
+  o.exactEntries = 16;
+  o.semanticEntries = 16;
+  o.semanticThreshold = 0.9f;  // no calibration here: the guards alone
+  auto cache = makeCache(o, &emb, &clock);
+  ASSERT_TRUE(cache);
+  ASSERT_EQ(cache->insert("can i cancel the order", "Orders can be cancelled for 14 days.",
+                          AnswerClass::staticKnowledge),
+            InsertOutcome::stored);
+  auto r = cache->lookup("cancel the timer");
+  EXPECT_FALSE(r.hit()) << r.answer;
+  EXPECT_GT(r.similarity, 0.99f);
+  EXPECT_EQ(r.blockedBy, Guard::content);
+  // Misheard into common words only (no entity, no number for the older guards to catch).
+  cache->clear();
+  ASSERT_EQ(cache->insert("what is the best time to sleep", "Before midnight.", AnswerClass::staticKnowledge),
+            InsertOutcome::stored);
+  r = cache->lookup("can sell the timer");
+  EXPECT_FALSE(r.hit()) << r.answer;
+  EXPECT_EQ(r.blockedBy, Guard::content);
+  EXPECT_EQ(cache->metrics().guardBlocks[static_cast<int>(Guard::content)], 2u);
+  // A paraphrase with the same content words (frame, plural, inflection) still hits the right entry.
+  ASSERT_EQ(cache->insert("how many legs does a spider have", "Eight.", AnswerClass::staticKnowledge),
+            InsertOutcome::stored);
+  r = cache->lookup("tell me how many legs spiders have");
+  EXPECT_EQ(r.tier, Tier::semantic);
+  EXPECT_EQ(r.answer, "Eight.");
+  r = cache->lookup("cancel my timers");  // shares "cancel", not the request
+  EXPECT_FALSE(r.hit()) << r.answer;
+  EXPECT_EQ(guardName(Guard::content), std::string("content"));
+}
+
 TEST_F(Semantic, SlotSignatureFromIntentMatch) {
   intents::IntentMatch a, b, none;
   a.intent = b.intent = 3;
@@ -322,7 +359,16 @@ TEST(ZeroAllocation, LookupAndInsert) {
   (void)c->lookup("warm up the cache");
   const char* prompts[] = {"what is the capital of France", "how many legs does a spider have",
                            "remind me at five pm", "is it safe to swim", "what is 25 times 4"};
+  // Every candidate above the threshold: the guards (content words included) run on each lookup.
+  SameDirectionEmbedder same;
+  auto guarded = makeCache(o, &same, &clock);
+  ASSERT_TRUE(guarded);
+  for (const char* p : {"is it safe to swim", "what is the best time to sleep"})
+    (void)guarded->insert(p, "An answer.", AnswerClass::staticKnowledge);
+  (void)guarded->lookup("can sell the timer");
   sotto::test::NoAllocScope scope;
+  EXPECT_EQ(guarded->lookup("can sell the timer").blockedBy, Guard::content);
+  EXPECT_EQ(guarded->lookup("tell me the best times to sleep").tier, Tier::semantic);
   for (int round = 0; round < 20; ++round) {  // more inserts than capacity: eviction included
     for (const char* p : prompts) {
       char buf[96];
@@ -336,6 +382,7 @@ TEST(ZeroAllocation, LookupAndInsert) {
   clock.advanceSeconds(700000);
   (void)c->lookup("what is the capital of France number 19");  // expiry path
   EXPECT_EQ(scope.allocations(), 0u);
+  EXPECT_GT(guarded->metrics().guardBlocks[static_cast<int>(Guard::content)], 0u);
   EXPECT_GT(c->metrics().evictionsExact, 0u);
   EXPECT_GT(c->metrics().expirations, 0u);
 }

@@ -99,6 +99,54 @@ TEST(Features, TranscriptEntities) {
   EXPECT_EQ(guard("What is the capital of France?", "whats the capital of france"), Guard::none);
 }
 
+TEST(ContentWords, StemsFoldPluralsAndVerbEndings) {
+  auto stem = [](std::string_view w) {
+    char buf[64];
+    return std::string(contentWordStem(w, buf));
+  };
+  EXPECT_EQ(stem("cities"), "city");
+  EXPECT_EQ(stem("timers"), stem("timer"));
+  EXPECT_EQ(stem("legs"), "leg");
+  EXPECT_EQ(stem("glasses"), "glass");
+  EXPECT_EQ(stem("glass"), "glass");
+  EXPECT_EQ(stem("virus"), "virus");
+  EXPECT_EQ(stem("baking"), stem("bake"));
+  EXPECT_EQ(stem("baked"), stem("bake"));
+  EXPECT_EQ(stem("running"), "run");
+  EXPECT_EQ(stem("falling"), "fall");
+  EXPECT_NE(stem("timer"), stem("time"));  // a timer is not the time
+  EXPECT_TRUE(isStopWord("tell"));
+  EXPECT_TRUE(isStopWord("wondering"));
+  EXPECT_FALSE(isStopWord("timer"));
+  EXPECT_FALSE(isStopWord("cancel"));
+  EXPECT_FALSE(isStopWord("off"));
+  EXPECT_FALSE(isStopWord("when"));
+}
+
+TEST(ContentWords, GuardRefusesAnotherRequestOfCommonWords) {
+  // Nothing here is an entity or a number: only the content words tell these requests apart.
+  EXPECT_EQ(guard("cancel the timer", "can i cancel the order"), Guard::content);
+  EXPECT_EQ(guard("can sell the timer", "what is the best time to sleep"), Guard::content);
+  EXPECT_EQ(guard("what is the weather", "what is the weather tomorrow"), Guard::content);
+  EXPECT_EQ(guard("is the kitchen light on", "is the kitchen light off"), Guard::content);
+  EXPECT_EQ(guard("when was the house built", "where was the house built"), Guard::content);
+  EXPECT_EQ(guard("what time is it", "how are you"), Guard::content);  // one side has none
+  // Only the content guard refuses them: it can be turned off to measure what it prevents.
+  EXPECT_EQ(checkGuards(*features("cancel the timer"), 0, *features("can i cancel the order"), 0, false),
+            Guard::none);
+}
+
+TEST(ContentWords, GuardLetsParaphrasesThrough) {
+  EXPECT_EQ(guard("how many legs does a spider have", "tell me how many legs spiders have"), Guard::none);
+  EXPECT_EQ(guard("how do i bake bread", "quick question, how should i be baking bread"), Guard::none);
+  EXPECT_EQ(guard("cancel the timer", "cancel my timers please"), Guard::none);
+  EXPECT_EQ(guard("what is the time", "do you know what time it is"), Guard::none);
+  EXPECT_EQ(guard("how are you", "how are you doing"), Guard::none);  // both empty: nothing to compare
+  // Four content words or more may differ in one word in four.
+  EXPECT_EQ(guard("how do i keep my house warm in winter", "how do i keep my home warm in winter"), Guard::none);
+  EXPECT_EQ(guard("how do i make my house warm", "how do i keep my house cool"), Guard::content);
+}
+
 TEST(Features, Slots) {
   EXPECT_EQ(guard("set a timer", "set a timer", 11, 12), Guard::slots);
   EXPECT_EQ(guard("set a timer", "set a timer", 11, 11), Guard::none);
