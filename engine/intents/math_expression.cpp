@@ -42,12 +42,16 @@ size_t operatorAt(Tokens t, size_t i, char& op) noexcept {
   const std::string_view w = t[i];
   auto next = [&](size_t k) { return i + k < t.size() ? t[i + k] : std::string_view{}; };
   if (w == "plus" || w == "+" || w == "add") return op = '+', 1;
-  if (w == "minus" || w == "-" || w == "less") return op = '-', 1;
+  if (w == "minus" || w == "-" || w == "less" || w == "subtract") return op = '-', 1;
   if (w == "take" && next(1) == "away") return op = '-', 2;
   if (w == "times" || w == "x" || w == "*" || w == "multiply") return op = '*', (next(1) == "by" ? 2 : 1);
   if (w == "multiplied" && next(1) == "by") return op = '*', 2;
   if (w == "/" || w == "over") return op = '/', 1;
   if ((w == "divided" || w == "divide") && next(1) == "by") return op = '/', 2;
+  // "nine hundred and ten shared between eight": a division people say about sharing out.
+  if ((w == "shared" || w == "split" || w == "divided") && (next(1) == "between" || next(1) == "among")) {
+    return op = '/', 2;
+  }
   if (w == "^") return op = '^', 1;
   if (w == "to" && next(1) == "the" && next(2) == "power" && next(3) == "of") return op = '^', 4;
   if (w == "raised" && next(1) == "to" && next(2) == "the" && next(3) == "power" && next(4) == "of") {
@@ -66,10 +70,13 @@ size_t operand(Tokens t, size_t i, Writer& w) noexcept {
   if (j + 2 < t.size() && t[j] == "square" && t[j + 1] == "root" && t[j + 2] == "of") {
     root = true;
     j += 3;
-  } else if (j + 1 < t.size() && t[j] == "sqrt") {
-    root = true;
+  } else if (j + 1 < t.size() && (t[j] == "sqrt" || t[j] == "root")) {
+    root = true;  // "root sixty four", as "square root" is shortened
     j += 1;
     if (t[j] == "of") ++j;
+  } else if (j + 2 < t.size() && t[j] == "square" && t[j + 1] == "root") {
+    root = true;
+    j += 2;
   } else if (j != i) {
     return 0;  // "the" only introduces a square root
   }
@@ -92,10 +99,105 @@ size_t operand(Tokens t, size_t i, Writer& w) noexcept {
   return j - i;
 }
 
+// "to the fourth [power]": a power said as an ordinal. Returns tokens used, the exponent in k.
+size_t ordinalPowerAt(Tokens t, size_t i, int& k) noexcept {
+  static constexpr std::string_view kOrdinals[] = {"second", "third", "fourth", "fifth", "sixth",
+                                                   "seventh", "eighth", "ninth", "tenth"};
+  if (i + 2 >= t.size() || t[i] != "to" || t[i + 1] != "the") return 0;
+  for (size_t o = 0; o < std::size(kOrdinals); ++o) {
+    if (t[i + 2] != kOrdinals[o]) continue;
+    k = static_cast<int>(o) + 2;
+    return (i + 3 < t.size() && t[i + 3] == "power") ? 4 : 3;
+  }
+  return 0;
+}
+
+// The operation named before its operands: "the sum of A and B", "subtract A from B" (B - A), "add A to B",
+// "multiply A by B", "the difference between A and B"; and after them: "A and B added together". Only the whole
+// token list; infix arithmetic is parsed by the caller.
+bool operationFirst(Tokens t, Writer& w) noexcept {
+  struct Form {
+    std::string_view head[2];  // the words that name the operation ("" = none)
+    std::string_view joins[3];  // between the operands
+    char op;
+    bool swap;  // "subtract A from B" is B - A
+  };
+  static constexpr Form kForms[] = {
+      {{"sum", "of"}, {"and", "plus"}, '+', false},
+      {{"total", "of"}, {"and", "plus"}, '+', false},
+      {{"product", "of"}, {"and", "times"}, '*', false},
+      {{"difference", "between"}, {"and"}, '-', false},
+      {{"quotient", "of"}, {"and", "by"}, '/', false},
+      {{"add", ""}, {"to", "and", "plus"}, '+', false},
+      {{"subtract", ""}, {"from"}, '-', true},
+      {{"take", ""}, {"from"}, '-', true},
+      {{"take", "away"}, {"from"}, '-', true},
+      {{"multiply", ""}, {"by", "and", "with"}, '*', false},
+      {{"divide", ""}, {"by"}, '/', false},
+  };
+  size_t i0 = (!t.empty() && t[0] == "the") ? 1 : 0;
+  CanonicalExpression a, b;
+  for (const Form& f : kForms) {
+    size_t i = i0;
+    if (i >= t.size() || t[i] != f.head[0]) continue;
+    ++i;
+    if (!f.head[1].empty()) {
+      if (i >= t.size() || t[i] != f.head[1]) continue;
+      ++i;
+    }
+    // The operands are split at a joining word (tried left to right), each read whole: "add six hundred thirty to
+    // two hundred" must not read "thirty to" as "thirty two".
+    bool found = false;
+    for (size_t j = i + 1; j < t.size() && !found; ++j) {
+      bool joins = false;
+      for (const std::string_view word : f.joins) joins |= !word.empty() && t[j] == word;
+      if (!joins) continue;
+      size_t aEnd = j;
+      if (f.head[0] == "take" && f.head[1].empty() && aEnd > i + 1 && t[aEnd - 1] == "away") --aEnd;
+      Writer wa(a);
+      if (operand(t.first(aEnd), i, wa) != aEnd - i || !wa.ok()) continue;
+      size_t end = t.size();
+      if (end > j + 2 && t[end - 1] == "together") --end;  // "add A and B together"
+      Writer wb(b);
+      if (operand(t.first(end), j + 1, wb) != end - j - 1 || !wb.ok()) continue;
+      found = true;
+    }
+    if (!found) continue;
+    const char text[4] = {' ', f.op, ' ', '\0'};
+    w.put(f.swap ? b.view() : a.view());
+    w.put(text);
+    w.put(f.swap ? a.view() : b.view());
+    return w.ok();
+  }
+  // "A and B added together", "A and B multiplied".
+  Writer wa(a);
+  size_t i = operand(t, 0, wa);
+  if (i == 0 || i >= t.size() || t[i] != "and") return false;
+  Writer wb(b);
+  const size_t nb = operand(t, i + 1, wb);
+  if (nb == 0) return false;
+  i += 1 + nb;
+  if (i >= t.size()) return false;
+  const char op = (t[i] == "added" || t[i] == "summed") ? '+' : t[i] == "multiplied" ? '*' : 0;
+  if (op == 0) return false;
+  ++i;
+  if (i < t.size() && t[i] == "together") ++i;
+  if (i != t.size()) return false;
+  const char text[4] = {' ', op, ' ', '\0'};
+  w.put(a.view());
+  w.put(text);
+  w.put(b.view());
+  return w.ok();
+}
+
 }  // namespace
 
 bool parseSpokenExpression(Tokens t, CanonicalExpression& out) noexcept {
-  Writer w(out);
+  {
+    Writer first(out);
+    if (operationFirst(t, first)) return true;
+  }
+  Writer w(out);  // starts the text again
   size_t i = 0;
   size_t n = operand(t, i, w);
   if (n == 0) return false;
@@ -103,6 +205,14 @@ bool parseSpokenExpression(Tokens t, CanonicalExpression& out) noexcept {
   bool operation = out.view().find_first_of("(^") != std::string_view::npos;
   i += n;
   while (i < t.size()) {
+    int power = 0;
+    if (const size_t p = ordinalPowerAt(t, i, power); p != 0) {
+      w.put(" ^ ");
+      w.number(power);
+      i += p;
+      operation = true;
+      continue;
+    }
     char op = 0;
     const size_t k = operatorAt(t, i, op);
     if (k == 0) return false;

@@ -267,6 +267,36 @@ TEST(MathExpression, SpokenToCanonical) {
   EXPECT_EQ(canon("the square root of a negative number"), "fail");
 }
 
+// The operation named first, or after its operands, as people also say it.
+TEST(MathExpression, OperationNamedBeforeOrAfterItsOperands) {
+  auto canon = [](const std::string& s) {
+    Words w(s);
+    si::CanonicalExpression e;
+    return si::parseSpokenExpression(w.views, e) ? std::string(e.view()) : "fail";
+  };
+  EXPECT_EQ(canon("the sum of ninety four and five hundred and eight"), "94 + 508");
+  EXPECT_EQ(canon("the product of 280 and 12"), "280 * 12");
+  EXPECT_EQ(canon("the difference between ten and three"), "10 - 3");
+  EXPECT_EQ(canon("the quotient of 510 and 93"), "510 / 93");
+  EXPECT_EQ(canon("subtract 639 from 555"), "555 - 639");  // the order people say it in
+  EXPECT_EQ(canon("take three hundred forty nine away from three hundred sixty"), "360 - 349");
+  EXPECT_EQ(canon("add six hundred thirty to two hundred and thirteen"), "630 + 213");
+  EXPECT_EQ(canon("multiply two hundred and thirty and twenty three"), "230 * 23");
+  EXPECT_EQ(canon("divide five hundred by three"), "500 / 3");
+  EXPECT_EQ(canon("two hundred sixteen and six hundred seventy five added together"), "216 + 675");
+  EXPECT_EQ(canon("seven hundred forty four subtract two hundred fifty seven"), "744 - 257");
+  EXPECT_EQ(canon("nine hundred and ten shared between eight"), "910 / 8");
+  EXPECT_EQ(canon("root thirty six"), "sqrt(36)");
+  EXPECT_EQ(canon("square root fifty"), "sqrt(50)");
+  EXPECT_EQ(canon("three to the fourth"), "3 ^ 4");
+  EXPECT_EQ(canon("two to the tenth power"), "2 ^ 10");
+  // Not arithmetic: words where an operand should be, or something left over.
+  EXPECT_EQ(canon("the sum of my fears"), "fail");
+  EXPECT_EQ(canon("add milk to the list"), "fail");
+  EXPECT_EQ(canon("subtract 5 from 9 apples"), "fail");
+  EXPECT_EQ(canon("the sum of 5"), "fail");
+}
+
 TEST(MathExpression, Evaluator) {
   auto eval = [](const char* s) {
     auto r = si::evaluateExpression(s);
