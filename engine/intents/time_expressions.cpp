@@ -30,6 +30,9 @@ size_t fractionOfUnit(Tokens t, size_t i, double& seconds) noexcept {
     frac = 0.5;
   } else if (t[j] == "quarter") {
     frac = 0.25;
+  } else if (j == i && j + 1 < t.size() && (t[j] == "three" || t[j] == "3") && t[j + 1] == "quarters") {
+    frac = 0.75;  // "three quarters of an hour"
+    ++j;
   } else {
     return 0;
   }
@@ -89,6 +92,16 @@ bool parseDuration(Tokens t, int& seconds) noexcept {
     total += value * unit;
     i = j;
     any = true;
+    // "one hour thirty", "two hours fifteen": minutes said without their unit, last, after the hours.
+    if (unit == 3600 && j < t.size() && !(seenUnits & 2)) {
+      NumberOptions mopt;
+      mopt.fractions = false;
+      const SpokenNumber mins = parseNumberPrefix(t.subspan(j), mopt);
+      if (mins.tokens > 0 && j + mins.tokens == t.size() && mins.integer && mins.value >= 1 && mins.value <= 59) {
+        total += mins.value * 60;
+        i = t.size();
+      }
+    }
   }
   if (!any || total < 1.0 || total > 100.0 * 3600.0) return false;
   seconds = static_cast<int>(total + 0.5);
@@ -155,7 +168,9 @@ size_t minuteWords(Tokens t, size_t i, int& m) noexcept {
 
 // "7:45", "17:30", "8:05am" (am/pm glued on is split by the normalizer, but accept it here too).
 bool colonTime(std::string_view w, int& h, int& m, Half& half) noexcept {
-  const size_t colon = w.find(':');
+  // "7:45", and "7.45" as it is written in Britain (two digits after the point: "7.5" is no time).
+  size_t colon = w.find(':');
+  if (colon == std::string_view::npos) colon = w.find('.');
   if (colon == std::string_view::npos || colon == 0 || colon > 2) return false;
   std::string_view rest = w.substr(colon + 1);
   if (rest.size() > 2 && (rest.substr(2) == "am" || rest.substr(2) == "pm")) {
@@ -242,6 +257,11 @@ bool parseClockTime(Tokens t, ClockTime& out) noexcept {
     } else {
       if (!hourValue(t[0], h)) return false;
       i = 1;
+      // "twenty two thirty": a 24-hour hour of two words.
+      if (h == 20 && t.size() > 1 && (t[1] == "one" || t[1] == "two" || t[1] == "three")) {
+        h += t[1] == "one" ? 1 : t[1] == "two" ? 2 : 3;
+        i = 2;
+      }
       if (i < t.size() && (t[i] == "oclock" || (t[i] == "o" && i + 1 < t.size() && t[i + 1] == "clock"))) {
         i += t[i] == "oclock" ? 1 : 2;
       } else if (i < t.size() && (t[i] == "hundred")) {

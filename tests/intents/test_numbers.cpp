@@ -142,6 +142,9 @@ TEST(Durations, Forms) {
   EXPECT_EQ(duration("an hour and a quarter"), 4500);
   EXPECT_EQ(duration("a quarter of an hour"), 900);
   EXPECT_EQ(duration("two and a half hours"), 9000);
+  EXPECT_EQ(duration("three quarters of an hour"), 2700);
+  EXPECT_EQ(duration("one hour thirty"), 5400);  // minutes without their unit, after the hours
+  EXPECT_EQ(duration("two hours fifteen"), 8100);
 }
 
 TEST(Durations, Rejects) {
@@ -151,6 +154,9 @@ TEST(Durations, Rejects) {
   EXPECT_EQ(duration("zero seconds"), -1);
   EXPECT_EQ(duration("five hundred hours"), -1);      // beyond 100 hours
   EXPECT_EQ(duration("five minutes pasta"), -1);      // whole span only
+  EXPECT_EQ(duration("five minutes thirty"), -1);     // a bare number only after hours
+  EXPECT_EQ(duration("one hour seventy"), -1);
+  EXPECT_EQ(duration("three quarters"), -1);
 }
 
 TEST(ClockTimes, ReadmeRules) {
@@ -173,6 +179,10 @@ TEST(ClockTimes, ReadmeRules) {
   EXPECT_EQ(clock("ten to eight"), "07:50");
   EXPECT_EQ(clock("twenty past six in the evening"), "18:20");
   EXPECT_EQ(clock("seven oclock"), "07:00");  // bare hour: morning
+  EXPECT_EQ(clock("6.40 am"), "06:40");       // British written form
+  EXPECT_EQ(clock("8.35"), "08:35");
+  EXPECT_EQ(clock("twenty two thirty"), "22:30");
+  EXPECT_EQ(clock("7.5"), "fail");            // a decimal, not a time
   EXPECT_EQ(clock("seven"), "07:00");
   EXPECT_EQ(clock("two oh five am"), "02:05");
   EXPECT_EQ(clock("won fifty five am"), "01:55");
