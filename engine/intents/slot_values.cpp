@@ -40,6 +40,9 @@ constexpr std::string_view kNotAName[] = {
     "down",     "off",     "again",   "current",  "time",    "weather", "forecast", "next",    "last",   "timers",
     "other",    "running", "set",     "going",    "be",      "will",    "what",     "how",     "its",    "uh",
     "monday",   "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",  "not",    "do",     "left",
+    // Verbs and adverbs of a statement about the weather are no place ("the weather [was nice yesterday]").
+    "was",      "were",    "been",    "has",      "have",    "had",     "does",     "did",     "can",    "could",
+    "would",    "should",  "so",      "very",     "really",  "just",    "yesterday", "too",
 };
 
 bool notAName(std::string_view w) {
@@ -78,6 +81,12 @@ bool parseLevel(Tokens t, int& level) {
   double v = 0.0;
   NumberOptions opt;
   opt.fractions = false;
+  // "fifty percent", "30 %": the level is the nearest tenth of the full volume.
+  if (t.size() >= 2 && (t.back() == "percent" || t.back() == "%")) {
+    if (!parseNumber(t.first(t.size() - 1), v, opt) || v < 0 || v > 100) return false;
+    level = static_cast<int>(std::floor(v / 10.0 + 0.5));
+    return true;
+  }
   if (!parseNumber(t, v, opt)) return false;
   if (v != std::floor(v) || v < 0 || v > 10) return false;
   level = static_cast<int>(v);

@@ -7,6 +7,28 @@
 #include "engine/intents/slot_values.h"
 
 namespace sotto::nlu {
+namespace {
+
+// Things in a home that are turned up and down but are not this speaker: "turn up the heating", "turn the lights
+// down". The model learned "turn up / down" as volume; said of one of these (and of no audio word) it is a command
+// for another device, and changing the volume would be an action nobody asked for.
+constexpr std::string_view kOtherDevices[] = {
+    "light",  "lights",   "lamp",       "lamps",   "heating",  "heater",  "heat",   "thermostat", "temperature",
+    "ac",     "aircon",   "fan",        "fans",    "oven",     "stove",   "blinds", "curtains",   "tv",
+    "telly",  "television", "brightness", "dimmer", "radiator", "boiler", "air",    "hob",        "kettle"};
+constexpr std::string_view kAudioWords[] = {"volume", "sound", "music", "audio", "speaker", "voice", "song",
+                                            "songs",  "radio", "podcast", "it", "yourself", "you", "sotto"};
+
+bool aboutAnotherDevice(std::span<const std::string_view> words) noexcept {
+  bool device = false;
+  for (const std::string_view w : words) {
+    if (std::find(std::begin(kAudioWords), std::end(kAudioWords), w) != std::end(kAudioWords)) return false;
+    device |= std::find(std::begin(kOtherDevices), std::end(kOtherDevices), w) != std::end(kOtherDevices);
+  }
+  return device;
+}
+
+}  // namespace
 
 Result<Understander> Understander::create(const intents::Matcher& matcher, const NluModel* model) {
   Understander u;
@@ -94,6 +116,7 @@ void Understander::read(std::string_view text, UnderstandWorkspace& ws, intents:
   if (best == 0 || p < model_->threshold()) return;
   const int ci = catalogueIntent_[best];
   const auto& spec = matcher_->catalogue().intents()[static_cast<std::size_t>(ci)];
+  if (spec.name.starts_with("volume.") && aboutAnotherDevice(words)) return;
   model_->tag(words, best, allowedSlots_[best], ws.nlu);
   out.slotCount = 0;
   const std::size_t n = words.size();

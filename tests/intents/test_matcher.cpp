@@ -65,6 +65,16 @@ TEST_F(MatcherTest, TimerSlots) {
   EXPECT_EQ(run("cancel egg time er"), "timer.cancel name=egg");  // split word re-joined
 }
 
+TEST_F(MatcherTest, VolumeInPercentAndStatementsAboutTheWeather) {
+  EXPECT_EQ(run("set the volume to fifty percent"), "volume.set level=5");  // the nearest tenth
+  EXPECT_EQ(run("put the volume at 30%"), "volume.set level=3");
+  EXPECT_EQ(run("volume one hundred percent"), "volume.set level=10");
+  EXPECT_EQ(run("volume to a hundred and fifty percent"), "none");
+  // A statement is no forecast request: "was nice yesterday" is not a place.
+  EXPECT_EQ(run("the weather was nice yesterday"), "none");
+  EXPECT_EQ(run("what's the weather like in rio de janeiro"), "weather.query place=rio de janeiro");
+}
+
 TEST_F(MatcherTest, AlarmSlots) {
   EXPECT_EQ(run("wake me up at quarter to seven"), "alarm.set time=06:45");
   EXPECT_EQ(run("set an alarm for 7:35 PM tomorrow"), "alarm.set time=19:35 day=tomorrow");

@@ -126,6 +126,16 @@ TEST_F(NluTest, TheModelAnswersPhrasingsTheCatalogueLacks) {
   EXPECT_EQ(run(*both, "what is the deepest lake"), "none [rules]");
 }
 
+TEST_F(NluTest, TurningAnotherDeviceUpOrDownIsNoVolumeCommand) {
+  auto both = sn::Understander::create(*matcher_, model_);
+  ASSERT_TRUE(both.ok());
+  // The model reads "crank/pump ... up" as volume, whatever is cranked; the lights and the heating are not this
+  // speaker, and an audio word keeps the command.
+  EXPECT_EQ(run(*both, "crank the heating up a bit"), "none [rules]");
+  EXPECT_EQ(run(*both, "pump up the lights please"), "none [rules]");
+  EXPECT_EQ(run(*both, "boost the music a bit"), "volume.up [model]");
+}
+
 TEST_F(NluTest, RulesComeFirstAndGuardsHold) {
   auto both = sn::Understander::create(*matcher_, model_);
   ASSERT_TRUE(both.ok());
