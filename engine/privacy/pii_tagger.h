@@ -31,6 +31,12 @@ void piiWordFeatures(const Utterance& u, const CandidateMarks& marks, std::size_
 void addModelCandidates(const PiiModel& model, const Utterance& u, const CandidateMarks& marks, Candidates& c,
                         std::uint16_t* suspects, std::uint16_t* sure) noexcept;
 
+// One spoken number is one value: touching spans [s0, s1) of different types (st) inside a run of number words
+// ("[two] PIN [four two four five] ACCOUNT is my pin") become one span of the type whose per-word probabilities
+// q (for the first qWords words) sum highest over it. Returns the new span count. No allocation.
+std::size_t joinNumberRuns(const Utterance& u, const float (*q)[kPiiTypeCount], std::size_t qWords, std::uint16_t* s0,
+                           std::uint16_t* s1, std::int8_t* st, std::size_t spans) noexcept;
+
 namespace prio {
 inline constexpr int model = 10;
 inline constexpr int exact = 85;  // SSN and above (checksums, e-mail, IP): never retyped

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_tagger.h"
 #include "engine/privacy/pii_secrets.h"
 #include "engine/privacy/policy.h"
 #include "tests/privacy/pii_test_common.h"
@@ -144,4 +145,33 @@ TEST(PiiLexicon, EnglishWordsAndTheirInflectionsButNotNames) {
   for (const char* w : {"kaczmarek", "oduya", "lamotrigine", "okonkwo", "rasmussen", "", "Barber", "stew's"}) {
     EXPECT_FALSE(lex.englishWord(w)) << w;
   }
+}
+
+// The tagger's decoding: a number the model split between two types is one value, of the type the run's words
+// hold most probable; spans that only touch at words of no number stay apart.
+TEST(PiiDecoding, OneSpokenNumberIsOneValue) {
+  namespace sd = sotto::privacy::detail;
+  const sotto::privacy::PiiLexicon lex;
+  sd::Utterance u;
+  ASSERT_TRUE(sd::tokenize("two four two four five is my pin", lex, u));
+  float q[8][sotto::privacy::kPiiTypeCount] = {};
+  const auto pin = static_cast<std::size_t>(sotto::privacy::PiiType::pinOrPassword);
+  const auto account = static_cast<std::size_t>(sotto::privacy::PiiType::accountNumber);
+  q[0][pin] = 0.9f;  // "two": PIN; "four two four five": ACCOUNT, but less surely than the PIN over the run
+  for (std::size_t w = 1; w < 5; ++w) {
+    q[w][account] = 0.5f;
+    q[w][pin] = 0.45f;
+  }
+  std::uint16_t s0[4] = {0, 1}, s1[4] = {1, 5};
+  std::int8_t st[4] = {static_cast<std::int8_t>(pin), static_cast<std::int8_t>(account)};
+  ASSERT_EQ(sd::joinNumberRuns(u, q, 8, s0, s1, st, 2), 1u);
+  EXPECT_EQ(s0[0], 0u);
+  EXPECT_EQ(s1[0], 5u);
+  EXPECT_EQ(static_cast<std::size_t>(st[0]), pin);  // 0.9 + 4 x 0.45 > 4 x 0.5
+
+  sd::Utterance names;
+  ASSERT_TRUE(sd::tokenize("call anna maria now", lex, names));
+  std::uint16_t n0[2] = {1, 2}, n1[2] = {2, 3};
+  std::int8_t nt[2] = {0, 0};
+  EXPECT_EQ(sd::joinNumberRuns(names, q, 8, n0, n1, nt, 2), 2u);  // no number: two spans stay two
 }
