@@ -22,7 +22,7 @@ t0=$SECONDS
 if ! { cmake --preset host-release && cmake --build --preset host-release --target sottod sotto sotto-bench; } \
     >"$run/build.log" 2>&1; then
   echo "main: the build failed; its errors (all output: $run/build.log):" >&2
-  grep -E 'error|Error|FAILED' "$run/build.log" | head -n 30 >&2 || true
+  grep -E ' error: |^FAILED: |CMake Error|Error [0-9]' "$run/build.log" | head -n 30 >&2 || true
   echo "-- last lines of $run/build.log:" >&2
   tail -n 20 "$run/build.log" >&2
   exit 1
