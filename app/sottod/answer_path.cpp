@@ -9,6 +9,7 @@
 
 #include "app/brain/brain.h"
 #include "app/common/tts_config.h"
+#include "engine/privacy/log_mask.h"
 #include "sotto/hal/log.h"
 
 namespace sotto::app {
@@ -264,6 +265,11 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
                      ull(request->sequence), router::routeName(r->route), router::reasonName(r->reason),
                      r->answer.size(), textMs, r->filler ? ", filler spoken" : "", r->fellBack ? ", fell back" : "",
                      r->complete ? "" : ", cut short", cancel_->cancelled() ? ", cancelled" : "");
+      if (answerMask_) {
+        std::string shown = privacy::maskedForLog(*answerMask_, r->answer);
+        for (char& c : shown) c = (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;  // one log line per answer
+        SOTTO_LOG_DEBUG("answer", "text", "request %llu: \"%s\"", ull(request->sequence), shown.c_str());
+      }
     }
   }
   if (speak && !post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::end), 0, id))) {
@@ -285,6 +291,9 @@ void AnswerPath::brainMain() {
   brain::BrainOverrides ov;
   ov.cataloguePath = brain::defaultCataloguePath();
   ov.logDecisions = true;  // the router's decision line (route=..., reason=...) for every request
+  if (log::level() >= log::Level::debug) {
+    if (auto pii = privacy::PiiClassifier::create()) answerMask_ = std::move(*pii);
+  }
   std::unique_ptr<brain::Brain> brain;
   if (auto b = brain::Brain::create(cfg_, ov)) {
     brain = std::move(b).value();

@@ -14,6 +14,7 @@
 #include "engine/pipeline/health.h"
 #include "engine/pipeline/histogram.h"
 #include "engine/pipeline/mailbox.h"
+#include "engine/privacy/pii.h"
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/speech_stage.h"
 #include "engine/speech/tts_stage.h"
@@ -117,6 +118,9 @@ class AnswerPath {
   mutable std::mutex notesMutex_;
   std::vector<std::string> statusNotes_;  // guarded by notesMutex_; written once by the brain thread
   std::vector<std::string> statusInfo_;   // likewise
+  // Brain thread, debug level only: masks personal data in the answer's debug line (as the speech stage does for
+  // the transcript's); null at other levels, where the answer's words stay out of the log.
+  std::unique_ptr<privacy::PiiClassifier> answerMask_;
 };
 
 }  // namespace sotto::app

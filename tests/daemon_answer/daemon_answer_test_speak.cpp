@@ -149,6 +149,8 @@ TEST_F(DaemonAnswer, SpokenRequestIsAnsweredAloudByTheIntentRoute) {
   ASSERT_EQ(linesWith(log, "tts[spoken]").size(), 1u) << log;
   // Degraded, not broken: the corrupt model is reported in one line, and intents still answer.
   EXPECT_TRUE(linesWith(log, "brain[unavailable]").empty()) << log;
+  // At info level the answer's words stay out of the log.
+  EXPECT_TRUE(linesWith(log, "answer[text]").empty()) << log;
   const auto degraded = linesWith(log, "local model disabled");
   ASSERT_EQ(degraded.size(), 1u) << log;
   EXPECT_NE(degraded[0].find("model.gguf"), std::string::npos) << degraded[0];
@@ -165,6 +167,23 @@ TEST_F(DaemonAnswer, SpokenRequestIsAnsweredAloudByTheIntentRoute) {
   std::printf("end of speech %llu ms, first audible answer sample at %ld ms of sink audio (+%ld ms)\n%s\n%s\n",
               static_cast<unsigned long long>(speechEnd), first, first - static_cast<long>(speechEnd),
               linesWith(log, "answer[first-audio]").at(0).c_str(), metrics[0].c_str());
+}
+
+// At debug level each answer's text is logged once, after its route line (what toolchain/main.sh shows).
+TEST_F(DaemonAnswer, AtDebugLevelTheAnswerTextIsLoggedAfterItsRoute) {
+  ASSERT_TRUE(say("what is two plus two", dir_.file("req.wav")));
+  ASSERT_TRUE(silence(2.5, dir_.file("tail.wav")));
+  mic({"sil.wav", "wake.wav", "sil.wav", "req.wav", "tail.wav"});
+  const std::string log = run(1, {"--set", "log.level=debug"});
+
+  const auto answered = linesWith(log, "answer[answered]");
+  ASSERT_EQ(answered.size(), 1u) << log;
+  EXPECT_NE(answered[0].find("route=intent"), std::string::npos) << answered[0];
+  const auto text = linesWith(log, "answer[text]");
+  ASSERT_EQ(text.size(), 1u) << log;
+  EXPECT_NE(text[0].find("request 1: \""), std::string::npos) << text[0];
+  EXPECT_NE(text[0].find("four"), std::string::npos) << text[0];
+  EXPECT_GT(log.find("answer[text]"), log.find("answer[answered]")) << log;
 }
 
 TEST_F(DaemonAnswer, WakeWordDuringTheAnswerStopsItAndTheNextRequestIsAnswered) {
