@@ -4342,6 +4342,11 @@ def make_pii_line(rng, primary):
     form = "spoken" if sp else "written"
     if primary is None and WN_PII_NEG and rng.random() < WN_PII_NEG_SHARE:
         text = rng.choice(WN_PII_NEG)
+        if rng.random() < 0.3:
+            # Stories, poems and facts about things: a speaker's everyday open requests ("a story about a dragon").
+            kind = rng.choice(["animal", "wild", "food", "topic"])
+            noun = rng.choice(WN_NONE_LEX[kind])
+            text = rng.choice(CREATIVE).format(("an " if noun[0] in "aeiou" else "a ") + noun)
         if not sp:
             text = text[:1].upper() + text[1:] + rng.choice([".", ".", ""])
         return {"text": text, "form": form, "spans": [], "source": "train.neg.wordnet_example"}
@@ -4499,6 +4504,9 @@ WN_PII_NEG = []
 # name is recognized by where it stands and how it looks, not by being on a list.
 CMU_NAMES = []
 WN_PII_NEG_SHARE = 0.15
+CREATIVE = ["tell me a story about {}", "write a poem about {}", "tell me a fun fact about {}",
+            "make up a song about {}", "tell me a joke about {}", "can you tell me a bedtime story about {}",
+            "what sound does {} make", "draw me {}", "describe {} for me", "tell my kids a story about {}"]
 
 
 def pick(rng, own, extra, share):
