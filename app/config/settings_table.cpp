@@ -163,7 +163,7 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.grammar", "true", SOTTO_FIELD(asrGrammar),
                 "Also decode with the intent catalogue's command grammar; its transcript wins when it scores better "
                 "and agrees with the language model's on two thirds of the words."),
-    pathSetting("asr.domain-lm", "/etc/sotto/intents.lm.bin", Empty::allowed, SOTTO_FIELD(asrDomainLm),
+    pathSetting("asr.domain-lm", "/etc/sotto/intents.lm", Empty::allowed, SOTTO_FIELD(asrDomainLm),
                 "Domain language model of the catalogue's commands (bench/nlu/train.sh writes it beside the "
                 "catalogue), decoded as a search of its own; empty = none; missing or unreadable: the other "
                 "searches go on and the daemon says why."),

@@ -57,6 +57,10 @@ class Listener {
   // The wake spotter's engine ("network" or "keyphrase") and why a configured wake model is not used (or empty).
   const char* wakeEngine() const noexcept { return wake_->engine(); }
   const std::string& wakeFallbackReason() const noexcept { return wake_->fallbackReason(); }
+  // Why a configured recognizer search does not run (the domain language model), or empty.
+  const std::string& asrDegradedReason() const noexcept { return asr_->degradedReason(); }
+  // The hypotheses behind the last final (Recognizer::lastHypotheses), valid until the next utterance.
+  std::span<const Hypothesis> lastHypotheses() const noexcept { return asr_->lastHypotheses(); }
 
   static constexpr uint32_t kFrameSamples = 160;
 
