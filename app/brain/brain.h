@@ -44,7 +44,13 @@ struct AskResult {
   bool complete = true;
   bool filler = false;     // "Let me check that." was spoken while waiting
   bool fellBack = false;   // the first route failed and another answered
+  // The request read as a state-changing command (timer, alarm, volume, privacy) understood with a confidence
+  // below asr.clarify-below: nothing was executed and kClarifyText was said; the speaker listens again.
+  bool clarify = false;
 };
+
+// What the speaker says instead of guessing (AskResult::clarify).
+inline constexpr const char* kClarifyText = "Sorry, could you say that again?";
 
 // Events of one request as they happen. The brain thread calls them; they must not call back into the Brain.
 class AskSink {

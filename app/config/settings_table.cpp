@@ -170,7 +170,7 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.rescore", "true", SOTTO_FIELD(asrRescore),
                 "Choose among the searches' transcripts and their n-best by acoustic score plus the understanding "
                 "model's score; false = acoustics and the grammar's agreement rule alone."),
-    fractionSetting("asr.clarify-below", "0", SOTTO_FIELD(asrClarifyBelow),
+    fractionSetting("asr.clarify-below", "0.8", SOTTO_FIELD(asrClarifyBelow),
                     "Ask again (\"Sorry, could you say that again?\") when the heard command's intent confidence "
                     "is below this; a state-changing command below it is never executed; 0 = never ask."),
 

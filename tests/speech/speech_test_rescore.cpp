@@ -14,6 +14,7 @@
 #include "engine/nlu/model.h"
 #include "engine/nlu/understand.h"
 #include "engine/speech/asr.h"
+#include "tests/speech/speech_fixtures.h"
 
 namespace {
 
@@ -112,6 +113,57 @@ TEST_F(Rescore, IneligibleHypothesesNeverWin) {
   EXPECT_EQ(list[pick].text, "go on flying");
   for (Hypothesis& h : list) h.eligible = false;
   EXPECT_EQ(sotto::speech::rescoreHypotheses(list, sotto::speech::kUnderstandingWeight), list.size());
+}
+
+// The whole chain on generated speech: the domain search with understanding hears "go offline" as the command
+// (today's two searches heard "go on flying", read as nothing, and `sotto listen` then asks again); the final
+// carries intent and confidence; a missing domain LM is reported and recognition goes on.
+TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  sotto::test::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string wav = dir.file("offline.wav");
+  ASSERT_TRUE(sotto::test::say("hey computer. go offline", wav));
+  ASSERT_TRUE(sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6"));
+  auto finalLine = [](const std::string& out) {
+    const size_t at = out.find("{\"event\":\"final\"");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  std::string out;
+  int rc = -1;
+  auto events = sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.clarify-below=0.8"});
+  ASSERT_EQ(rc, 0) << out;
+  std::string line = finalLine(out);
+  EXPECT_EQ(sotto::test::jsonString(line, "text"), "go offline") << out;
+  EXPECT_EQ(sotto::test::jsonString(line, "intent"), "privacy.offline") << out;
+  EXPECT_NE(line.find("\"confidence\":"), std::string::npos) << line;
+  EXPECT_EQ(out.find("\"clarify\""), std::string::npos) << out;
+  // Today's recognizer (no domain search, acoustics alone): another transcript, read as nothing: ask again.
+  events = sotto::test::listen(wav + ".pad.wav", out, rc,
+                               {"--set", "asr.domain-lm=", "--set", "asr.rescore=false", "--set",
+                                "asr.clarify-below=0.8"});
+  ASSERT_EQ(rc, 0) << out;
+  line = finalLine(out);
+  EXPECT_NE(sotto::test::jsonString(line, "text"), "go offline") << out;
+  EXPECT_NE(out.find("{\"event\":\"clarify\""), std::string::npos) << out;
+  // 0 never asks.
+  events = sotto::test::listen(wav + ".pad.wav", out, rc,
+                               {"--set", "asr.domain-lm=", "--set", "asr.rescore=false", "--set",
+                                "asr.clarify-below=0"});
+  EXPECT_EQ(out.find("\"clarify\""), std::string::npos) << out;
+  // A missing domain LM: said, and the other searches still give a final.
+  events = sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.domain-lm=/nonexistent/intents.lm"});
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("no domain language model search: cannot read /nonexistent/intents.lm"), std::string::npos)
+      << out;
+  EXPECT_FALSE(finalLine(out).empty()) << out;
+  // A corrupt one: the same.
+  const std::string bad = dir.file("bad.lm");
+  { std::ofstream(bad) << "not a language model\n"; }
+  events = sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.domain-lm=" + bad});
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("is not a language model pocketsphinx reads"), std::string::npos) << out;
+  EXPECT_FALSE(finalLine(out).empty()) << out;
 }
 
 }  // namespace
