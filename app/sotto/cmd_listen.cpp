@@ -146,9 +146,10 @@ class Printer final : public speech::ListenerEvents {
         std::printf("             intent %s, confidence %.2f, of %u hypotheses\n", intentName(t.intent).c_str(),
                     static_cast<double>(t.confidence), t.alternatives);
         for (const speech::Hypothesis& h : listener->lastHypotheses()) {
-          std::printf("               %-7s %8.1f/frame understood %.2f combined %+.2f%s  %s\n",
-                      speech::Recognizer::kSearchNames[h.search], h.scorePerFrame, static_cast<double>(h.understanding),
-                      h.combined, h.eligible ? "" : " (not a command)", h.text.c_str());
+          std::printf("               %-7s %8.1f/frame %-16s %.2f understood %.2f combined %+.2f%s  %s\n",
+                      speech::Recognizer::kSearchNames[h.search], h.scorePerFrame, intentName(h.intent).c_str(),
+                      static_cast<double>(h.confidence), static_cast<double>(h.understanding), h.combined,
+                      h.eligible ? "" : " (not a command)", h.text.c_str());
         }
       }
       if (clarify(t)) std::printf("%8.2f s  clarify  (would ask: Sorry, could you say that again?)\n", tMs / 1000.0);

@@ -355,10 +355,7 @@ Status Recognizer::finish(Transcript& out) noexcept {
       understander_->assess(hyps_[i].text, *ws_, a);
       hyps_[i].intent = a.intent;
       hyps_[i].confidence = a.confidence;
-      // Only a command reading earns the understanding term: for none, Assessment::score says how sure the model
-      // is that no command was said, which would reward a command search for forcing an open question into
-      // fluent nonsense ("what do dishwasher" over the general LM's "purple on the dishwasher").
-      hyps_[i].understanding = a.intent >= 0 ? a.score : 0.0f;
+      hyps_[i].understanding = understandingTerm(a.intent, a.confidence, a.score);
     }
   }
   const size_t pick = choose(true);

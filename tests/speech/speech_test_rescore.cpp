@@ -60,7 +60,7 @@ class Rescore : public ::testing::Test {
       understander_->assess(h.text, *ws_, a);
       h.intent = a.intent;
       h.confidence = a.confidence;
-      h.understanding = a.intent >= 0 ? a.score : 0.0f;  // as Recognizer::finish
+      h.understanding = sotto::speech::understandingTerm(a.intent, a.confidence, a.score);  // as Recognizer::finish
     }
   }
   int intent(const char* name) const { return matcher_->catalogue().intentIndex(name); }
