@@ -255,6 +255,8 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
       SOTTO_LOG_ERROR("answer", "failed", "request %llu: %s", ull(request->sequence), r.error().message.c_str());
     } else {
       answered_.fetch_add(1, std::memory_order_relaxed);
+      // Asked the user to say it again: listen once more without the wake word, after the question is said.
+      if (r->clarify && speech_ != nullptr) speech_->listenAgain();
       const double textMs = feed.firstTextNs != 0 ? static_cast<double>(feed.firstTextNs - takenNs) / 1e6 : -1.0;
       if (feed.firstTextNs != 0) metrics_->transcriptToTextUs.record((feed.firstTextNs - takenNs) / 1000);
       // The answer's words stay out of the log (they may repeat personal data): route, size and timing only.

@@ -49,6 +49,10 @@ class Listener {
   void process(std::span<const int16_t> samples, ListenerEvents& events) noexcept;
   // End of stream: finishes an utterance in progress (its final's endpoint is the end of the stream).
   void flush(ListenerEvents& events) noexcept;
+  // Listens for one utterance from now on without the wake word (the speaker has just asked the user to say it
+  // again). Ends like any utterance: at the endpoint, or after maxUtteranceMs when nobody speaks. Returns false
+  // while an utterance is in progress or when the decoder fails to start (then it keeps spotting).
+  bool listenNow() noexcept;
 
   uint64_t audioMs() const noexcept { return samples_ / 16; }
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
