@@ -124,10 +124,12 @@ TEST_F(DaemonSpeech, HearsTheSameAsSottoListen) {
   EXPECT_FALSE(d.waitFor("READY=1", sotto::test::readyTimeout()).empty()) << d.stderrText();
   const auto end = std::chrono::steady_clock::now() + 30000ms * slowFactor();
   while (std::chrono::steady_clock::now() < end && linesWith(d.stderrText(), "speech[final]").size() < 3) {
-    std::this_thread::sleep_for(50ms);
+    // Reads the daemon's notify datagrams meanwhile (as systemd does): over 15 s of status updates would fill the
+    // socket's queue and block the daemon's main thread in sd_notify.
+    d.count("WATCHDOG=1", 50ms);
   }
   d.signal(SIGTERM);
-  EXPECT_EQ(d.wait(5000ms * slowFactor()), 0);
+  EXPECT_EQ(d.wait(5000ms * slowFactor()), 0) << d.stderrText();
   std::vector<std::string> daemon;
   for (const std::string& line : linesWith(d.stderrText(), "speech[final]")) {
     const size_t q = line.find(": \"");
