@@ -437,15 +437,6 @@ bool looksTimeSensitive(std::string_view text) {
   return false;
 }
 
-// Intents whose handlers change the device's state: timers, alarms, volume, privacy mode (queries, conversions,
-// arithmetic, repeat and stop only answer or silence).
-bool changesState(std::string_view intent) {
-  for (std::string_view prefix : {"timer.", "alarm.", "volume.", "privacy."}) {
-    if (intent.starts_with(prefix)) return !intent.ends_with(".query");
-  }
-  return false;
-}
-
 }  // namespace
 
 std::string Brain::Impl::localPrompt(std::string_view text) const {
@@ -494,9 +485,10 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     in.intent.matched = match.intent >= 0;
     in.intent.confidence = static_cast<float>(match.confidence);
     // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
-    // asr.clarify-below, is never executed. Queries go on: their answer speaks what was assumed ("The time is").
-    if (in.intent.matched && config.asrClarifyBelow > 0.0f && match.confidence < config.asrClarifyBelow &&
-        changesState(match.name)) {
+    // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
+    // Queries go on: their answer speaks what was assumed ("The time is ...").
+    const bool unsure = config.asrClarifyBelow > 0.0f && match.confidence < config.asrClarifyBelow;
+    if (unsure && (in.intent.matched ? intents::changesState(match.name) : overrides.spokenRequests)) {
       sink.onText(kClarifyText);
       out.route = router::Route::intent;
       out.reason = router::Reason::noAnswerSource;

@@ -27,6 +27,9 @@ struct BrainOverrides {
   std::string cataloguePath;             // intent catalogue; empty = the installed one
   unsigned maxAnswerTokens = 96;         // local model answers
   bool logDecisions = true;              // one info log line per routing decision (sotto ask shows it itself)
+  // Requests are transcripts of speech (the daemon): a reading of no command below asr.clarify-below is asked
+  // again too (typed text is never misheard).
+  bool spokenRequests = false;
 };
 
 // What one request did. `sent` holds exactly the bytes that left the device (the HTTP request body), if any.
@@ -45,7 +48,8 @@ struct AskResult {
   bool filler = false;     // "Let me check that." was spoken while waiting
   bool fellBack = false;   // the first route failed and another answered
   // The request read as a state-changing command (timer, alarm, volume, privacy) understood with a confidence
-  // below asr.clarify-below: nothing was executed and kClarifyText was said; the speaker listens again.
+  // below asr.clarify-below, or (spokenRequests) as no command that unsurely: nothing was executed and
+  // kClarifyText was said; the speaker listens again.
   bool clarify = false;
 };
 

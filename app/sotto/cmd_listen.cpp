@@ -167,9 +167,11 @@ class Printer final : public speech::ListenerEvents {
     return intent >= 0 && static_cast<size_t>(intent) < intentNames_.size() ? intentNames_[static_cast<size_t>(intent)]
                                                                              : std::string("none");
   }
-  // The speaker asks again instead of guessing (the daemon's brain then executes nothing that changes state).
+  // The speaker would ask again instead of guessing, as the daemon's brain decides it: an unsure reading of a
+  // state-changing command or of no command; an unsure query is answered (its answer speaks the assumption).
   bool clarify(const speech::Transcript& t) const {
-    return understood() && clarifyBelow_ > 0.0f && !t.text.empty() && t.confidence < clarifyBelow_;
+    if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty() || t.confidence >= clarifyBelow_) return false;
+    return t.intent < 0 || intents::changesState(intentName(t.intent));
   }
   bool json_;
   std::vector<std::string> intentNames_;

@@ -60,6 +60,23 @@ TEST(BrainRoutes, LowConfidenceStateChangeAsksAgainAndChangesNothing) {
   EXPECT_NE(o.answer, kClarifyText);
 }
 
+// From speech (the daemon), an unsure reading of no command is asked again too; typed, it is answered.
+TEST(BrainRoutes, UnsureReadingOfSpeechIsAskedAgain) {
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.asrClarifyBelow = 0.8f;
+  BrainOverrides spoken = testOverrides();
+  spoken.spokenRequests = true;
+  auto b = makeBrain(c, spoken);
+  ASSERT_TRUE(b);
+  // Recognized from flite kal "ok is zero a number": the model reads no command, at about 0.34.
+  EXPECT_TRUE(ask(*b, "okay and hombre").clarify);
+  EXPECT_FALSE(ask(*b, "why is the sky blue").clarify);  // a plain question: sure it is no command
+  auto typed = makeBrain(c, testOverrides());
+  ASSERT_TRUE(typed);
+  EXPECT_FALSE(ask(*typed, "okay and hombre").clarify);
+}
+
 TEST(BrainRoutes, NothingToAnswerWithSaysSoPlainly) {
   ScratchDir dir;
   auto b = makeBrain(testConfig(dir.path()), testOverrides());
