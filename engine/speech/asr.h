@@ -93,8 +93,8 @@ inline constexpr double kMinAcousticSpread = 200.0;
 
 // Rescoring: combined = (scorePerFrame - best) / max(spread of the list, kMinAcousticSpread) + weight x
 // understanding, i.e. acoustics in [-1, 0] relative to the list and understanding in [0, weight]. With weight 1 a
-// hypothesis that reads as a confident command (understanding ~0.9) beats one that reads as nothing (~0.1-0.3)
-// unless it is acoustically most of the list's spread worse; when nothing reads well, acoustics decide. Fills
+// hypothesis that reads as a confident command (understanding >= 0.9) beats one that reads as nothing (0) unless
+// it is acoustically almost the whole list's spread worse; when nothing reads as a command, acoustics decide. Fills
 // `combined` for the eligible ones and returns the index of the best eligible hypothesis, or list.size() when none
 // is. Any thread; no allocation.
 size_t rescoreHypotheses(std::span<Hypothesis> list, double weight) noexcept;
