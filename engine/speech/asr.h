@@ -102,8 +102,9 @@ size_t rescoreHypotheses(std::span<Hypothesis> list, double weight) noexcept;
 // One owner thread (the speech thread, or a test); create() on the control thread (loads models, blocks).
 // 16 kHz mono input. Each search has its own decoder (pocketsphinx runs one search per decoder); all hear the same
 // audio. pocketsphinx allocates inside its searches; our buffers are reserved in create(). Cost of the third
-// search, its n-best and the understanding (sotto listen, 16 generated utterances, AMD EPYC): the whole chain went
-// from 43 % to 48 % of one core (about +0.25 s of CPU per utterance); loading takes about 1 s more.
+// search, its n-best and the understanding (sotto listen on 16 generated utterances, AMD EPYC): while listening
+// after the wake, 59 % -> 76 % of one core (+0.34 s of CPU per 2.1 s request); the whole chain 43 % -> 48 %;
+// loading about 1 s more. Neither recognizer meets the 25 % there.
 class Recognizer {
  public:
   static Result<std::unique_ptr<Recognizer>> create(const AsrConfig& config);
