@@ -488,6 +488,18 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     understander->understand(text, *understandSpace, match);
     in.intent.matched = match.intent >= 0;
     in.intent.confidence = static_cast<float>(match.confidence);
+    // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
+    // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
+    // Queries go on: their answer speaks what was assumed ("The time is ...").
+    const bool unsure = config.asrClarifyBelow > 0.0f && match.confidence < config.asrClarifyBelow;
+    if (unsure && (in.intent.matched ? intents::changesState(match.name) : overrides.spokenRequests)) {
+      sink.onText(kClarifyText);
+      out.route = router::Route::intent;
+      out.reason = router::Reason::noAnswerSource;
+      out.clarify = true;
+      out.answer = sink.answer;
+      return out;
+    }
     if (in.intent.matched && handlers) {
       handled = handlers->handle(match, text, device);
       if (handled->status != intents::HandlerOutcome::Status::answered) in.intent.matched = false;

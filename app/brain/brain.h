@@ -27,6 +27,9 @@ struct BrainOverrides {
   std::string cataloguePath;             // intent catalogue; empty = the installed one
   unsigned maxAnswerTokens = 96;         // local model answers
   bool logDecisions = true;              // one info log line per routing decision (sotto ask shows it itself)
+  // Requests are transcripts of speech (the daemon): a reading of no command below asr.clarify-below is asked
+  // again too (typed text is never misheard).
+  bool spokenRequests = false;
 };
 
 // What one request did. `sent` holds exactly the bytes that left the device (the HTTP request body), if any.
@@ -44,7 +47,14 @@ struct AskResult {
   bool complete = true;
   bool filler = false;     // "Let me check that." was spoken while waiting
   bool fellBack = false;   // the first route failed and another answered
+  // The request read as a state-changing command (timer, alarm, volume, privacy) understood with a confidence
+  // below asr.clarify-below, or (spokenRequests) as no command that unsurely: nothing was executed and
+  // kClarifyText was said; the speaker listens again.
+  bool clarify = false;
 };
+
+// What the speaker says instead of guessing (AskResult::clarify).
+inline constexpr const char* kClarifyText = "Sorry, could you say that again?";
 
 // Events of one request as they happen. The brain thread calls them; they must not call back into the Brain.
 class AskSink {

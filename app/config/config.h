@@ -69,6 +69,9 @@ struct Config {
   // ASR (pocketsphinx): model files; command grammar from the intent catalogue; empty LM = commands only.
   std::string asrAcousticModel, asrDictionary, asrLanguageModel;
   bool asrGrammar = false;
+  std::string asrDomainLm;       // domain trigram LM (sotto nlu lm) searched beside the others; empty = none
+  bool asrRescore = false;       // winner by acoustic score + the understanding model's score
+  float asrClarifyBelow = 0.0f;  // ask again when the understood intent's confidence is below this; 0 = never
   // Router (engine/router): thresholds in percent, cloud cost caps, circuit breaker.
   uint32_t routerIntentConfidencePercent = 0, routerLocalConfidencePercent = 0, routerSemanticSimilarityPercent = 0;
   uint32_t cloudMaxPerHour = 0, cloudMaxPerDay = 0;  // 0 = no cloud request at all

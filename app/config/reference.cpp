@@ -18,6 +18,7 @@ const char* typeName(ValueType type) {
     case ValueType::boolean: return "boolean";
     case ValueType::unsignedInt: return "unsigned";
     case ValueType::signedInt: return "integer";
+    case ValueType::fraction: return "fraction";
     case ValueType::choice: return "choice";
     case ValueType::cpuList: return "cpu-list";
   }
@@ -36,6 +37,7 @@ std::string allowedValues(const Setting& s) {
     case ValueType::boolean: return code("true") + ", " + code("false");
     case ValueType::unsignedInt:
     case ValueType::signedInt: return std::to_string(s.min) + " to " + std::to_string(s.max);
+    case ValueType::fraction: return "0 to 1, at most 4 decimals";
     case ValueType::choice: {
       std::string out;
       for (std::string_view c : s.choices) out += (out.empty() ? "" : ", ") + code(c);

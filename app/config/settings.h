@@ -22,6 +22,7 @@ enum class ValueType {
   boolean,      // true | false | 1 | 0
   unsignedInt,  // decimal digits, within [min, max]
   signedInt,    // optional '-' then decimal digits, within [min, max]
+  fraction,     // decimal number from 0 to 1 with at most 4 decimals ("0", "0.45", "1")
   choice,       // one of choices
   cpuList,      // "0,2-3": CPUs 0..1023, ranges a-b with a <= b, no CPU twice
 };
@@ -31,7 +32,7 @@ enum class ValueType {
 template <typename T>
 using FieldRef = T& (*)(Config&);
 using Field = std::variant<FieldRef<std::string>, FieldRef<uint32_t>, FieldRef<int>, FieldRef<bool>,
-                           FieldRef<std::vector<int>>, FieldRef<PrivacyMode>>;
+                           FieldRef<std::vector<int>>, FieldRef<PrivacyMode>, FieldRef<float>>;
 
 struct Setting {
   std::string_view path;  // element.element.attribute below <sotto>, e.g. "audio.capture.rate"

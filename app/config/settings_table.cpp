@@ -44,6 +44,10 @@ constexpr Setting signedSetting(std::string_view path, std::string_view def, std
                                 int64_t max, FieldRef<int> field, std::string_view description) {
   return {path, ValueType::signedInt, def, unit, min, max, {}, false, 0, description, field};
 }
+constexpr Setting fractionSetting(std::string_view path, std::string_view def, FieldRef<float> field,
+                                  std::string_view description) {
+  return {path, ValueType::fraction, def, "", 0, 1, {}, false, 0, description, field};
+}
 constexpr Setting choiceSetting(std::string_view path, std::string_view def, std::span<const std::string_view> choices,
                                 FieldRef<std::string> field, std::string_view description) {
   return {path, ValueType::choice, def, "", 0, 0, choices, false, 0, description, field};
@@ -159,6 +163,16 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.grammar", "true", SOTTO_FIELD(asrGrammar),
                 "Also decode with the intent catalogue's command grammar; its transcript wins when it scores better "
                 "and agrees with the language model's on two thirds of the words."),
+    pathSetting("asr.domain-lm", "/etc/sotto/intents.lm", Empty::allowed, SOTTO_FIELD(asrDomainLm),
+                "Domain language model of the catalogue's commands (bench/nlu/train.sh writes it beside the "
+                "catalogue), decoded as a search of its own; empty = none; missing or unreadable: the other "
+                "searches go on and the daemon says why."),
+    boolSetting("asr.rescore", "true", SOTTO_FIELD(asrRescore),
+                "Choose among the searches' transcripts and their n-best by acoustic score plus the understanding "
+                "model's score; false = acoustics and the grammar's agreement rule alone."),
+    fractionSetting("asr.clarify-below", "0.8", SOTTO_FIELD(asrClarifyBelow),
+                    "Ask again (\"Sorry, could you say that again?\") when the heard command's intent confidence "
+                    "is below this; a state-changing command below it is never executed; 0 = never ask."),
 
     choiceSetting("tts.engine", "flite", kTtsEngines, SOTTO_FIELD(ttsEngine),
                   "Speech synthesizer: flite (built in, the default) or espeak-ng (needs tts.espeak-data)."),

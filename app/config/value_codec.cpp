@@ -97,6 +97,32 @@ std::optional<std::string> checkName(std::string_view text) {
   return quote(text) + " is not a valid name (1 to 32 of a-z, 0-9, '_' and '-', starting with a letter or digit)";
 }
 
+// "0", "1", "0.45", ".5": at most 4 decimals, so the value prints back exactly as it was written.
+std::optional<std::string> parseFraction(std::string_view text, float& out) {
+  const size_t dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view decimals = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  const bool wellFormed = (whole.empty() || allDigits(whole)) && (dot == std::string_view::npos || allDigits(decimals)) &&
+                          !(whole.empty() && decimals.empty()) && whole.size() <= 9 && decimals.size() <= 4;
+  if (!wellFormed) return quote(text) + " is not a decimal number from 0 to 1 with at most 4 decimals";
+  const int w = whole.empty() ? 0 : smallNumber(whole);
+  int d = decimals.empty() ? 0 : smallNumber(decimals);
+  for (size_t i = decimals.size(); i < 4; ++i) d *= 10;
+  if (w > 1 || (w == 1 && d != 0)) return clip(text, 32) + " is out of range [0, 1]";
+  out = static_cast<float>(w * 10000 + d) / 10000.0f;
+  return std::nullopt;
+}
+
+// Inverse of parseFraction: the shortest spelling of the 4-decimal value.
+std::string formatFraction(float value) {
+  const int v = static_cast<int>(value * 10000.0f + 0.5f);
+  if (v % 10000 == 0) return std::to_string(v / 10000);
+  std::string d = std::to_string(v % 10000);
+  d.insert(0, 4 - d.size(), '0');
+  while (d.back() == '0') d.pop_back();
+  return std::to_string(v / 10000) + "." + d;
+}
+
 std::optional<std::string> parseBoolean(std::string_view text, bool& out) {
   if (text == "true" || text == "1") {
     out = true;
@@ -309,6 +335,11 @@ std::optional<std::string> assign(const Setting& s, std::string_view text, Confi
       if (auto error = parseInteger(s, text, value)) return error;
       return store(s, config, static_cast<int>(value));  // the table's range lies within int
     }
+    case ValueType::fraction: {
+      float value = 0;
+      if (auto error = parseFraction(text, value)) return error;
+      return store(s, config, value);
+    }
     case ValueType::choice: {
       std::size_t index = 0;
       if (auto error = parseChoice(s, text, index)) return error;
@@ -335,6 +366,7 @@ std::string render(const Setting& s, const Config& config) {
     case ValueType::boolean: return read<bool>(s, config) ? "true" : "false";
     case ValueType::unsignedInt: return std::to_string(read<uint32_t>(s, config));
     case ValueType::signedInt: return std::to_string(read<int>(s, config));
+    case ValueType::fraction: return formatFraction(read<float>(s, config));
     case ValueType::choice:
       if (std::holds_alternative<FieldRef<PrivacyMode>>(s.field)) {
         const auto index = static_cast<std::size_t>(read<PrivacyMode>(s, config));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/common/listener_config.h"
+#include "app/common/recognition_setup.h"
 #include "app/config/config.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
@@ -104,7 +105,10 @@ Result<std::vector<int16_t>> readWav16k(const std::string& path) {
 
 class Printer final : public speech::ListenerEvents {
  public:
-  explicit Printer(bool json) : json_(json) {}
+  const speech::Listener* listener = nullptr;  // for the hypotheses behind each final (text output)
+  // intentNames: catalogue intent index -> name; clarifyBelow: asr.clarify-below (0 = never ask again).
+  Printer(bool json, std::vector<std::string> intentNames, float clarifyBelow)
+      : json_(json), intentNames_(std::move(intentNames)), clarifyBelow_(clarifyBelow) {}
   void onWake(uint64_t tMs) override {
     if (json_) {
       std::printf("{\"event\":\"wake\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
@@ -125,12 +129,30 @@ class Printer final : public speech::ListenerEvents {
     if (json_) {
       line_ = "{\"event\":\"final\",\"text\":";
       appendJsonString(line_, t.text);
-      std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu}\n", line_.c_str(),
+      std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu", line_.c_str(),
                   static_cast<unsigned long long>(tMs), static_cast<unsigned long long>(delayMs));
+      if (understood()) {
+        line_ = ",\"intent\":";
+        appendJsonString(line_, intentName(t.intent));
+        std::printf("%s,\"confidence\":%.3f", line_.c_str(), static_cast<double>(t.confidence));
+      }
+      std::printf("}\n");
+      if (clarify(t)) std::printf("{\"event\":\"clarify\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
     } else {
       std::printf("%8.2f s  final    %s  (%.*s search, %.0f per frame, endpoint %llu ms after speech)\n",
                   tMs / 1000.0, t.text.c_str(), static_cast<int>(t.search.size()), t.search.data(),
                   t.scorePerFrame, static_cast<unsigned long long>(delayMs));
+      if (understood()) {
+        std::printf("             intent %s, confidence %.2f, of %u hypotheses\n", intentName(t.intent).c_str(),
+                    static_cast<double>(t.confidence), t.alternatives);
+        for (const speech::Hypothesis& h : listener->lastHypotheses()) {
+          std::printf("               %-7s %8.1f/frame %-16s %.2f understood %.2f combined %+.2f%s  %s\n",
+                      speech::Recognizer::kSearchNames[h.search], h.scorePerFrame, intentName(h.intent).c_str(),
+                      static_cast<double>(h.confidence), static_cast<double>(h.understanding), h.combined,
+                      h.eligible ? "" : " (not a command)", h.text.c_str());
+        }
+      }
+      if (clarify(t)) std::printf("%8.2f s  clarify  (would ask: Sorry, could you say that again?)\n", tMs / 1000.0);
       for (const auto& w : t.words) {
         std::printf("             %6.2f-%6.2f s  %-16s %.2f\n", w.startMs / 1000.0, w.endMs / 1000.0, w.text.c_str(),
                     w.confidence);
@@ -140,7 +162,20 @@ class Printer final : public speech::ListenerEvents {
   }
 
  private:
+  bool understood() const { return !intentNames_.empty(); }
+  std::string intentName(int intent) const {
+    return intent >= 0 && static_cast<size_t>(intent) < intentNames_.size() ? intentNames_[static_cast<size_t>(intent)]
+                                                                             : std::string("none");
+  }
+  // The speaker would ask again instead of guessing, as the daemon's brain decides it: an unsure reading of a
+  // state-changing command or of no command; an unsure query is answered (its answer speaks the assumption).
+  bool clarify(const speech::Transcript& t) const {
+    if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty() || t.confidence >= clarifyBelow_) return false;
+    return t.intent < 0 || intents::changesState(intentName(t.intent));
+  }
   bool json_;
+  std::vector<std::string> intentNames_;
+  float clarifyBelow_;
   std::string line_;
 };
 
@@ -191,18 +226,20 @@ int cmdListen(int argc, char** argv) {
   const config::Config& c = *loaded.config;
 
   speech::ListenerConfig lc = app::listenerConfigFrom(c);
-  if (c.asrGrammar) {
-    if (catalogue.empty()) {
-      catalogue = exists(intents::kDefaultCataloguePath) ? intents::kDefaultCataloguePath
-                                                          : SOTTO_INTENTS_SOURCE_CATALOGUE;
-    }
-    auto cat = intents::Catalogue::loadFile(catalogue);
-    if (!cat.ok()) {
+  if (catalogue.empty()) {
+    catalogue = exists(intents::kDefaultCataloguePath) ? intents::kDefaultCataloguePath
+                                                        : SOTTO_INTENTS_SOURCE_CATALOGUE;
+  }
+  if (!catalogue.empty()) {
+    // An explicit catalogue that does not load is an error, as before; the recognizer degrades on the rest.
+    if (auto cat = intents::Catalogue::loadFile(catalogue); !cat.ok()) {
       std::fprintf(stderr, "sotto listen: %s\n", cat.error().message.c_str());
       return 1;
     }
-    lc.asr.grammar = cat.value().grammar();
   }
+  app::RecognitionSetup setup;
+  app::prepareRecognition(c, catalogue, lc, setup);
+  for (const auto& w : setup.warnings) std::fprintf(stderr, "sotto listen: warning: %s\n", w.c_str());
   auto audio = readWav16k(wav);
   if (!audio.ok()) {
     std::fprintf(stderr, "sotto listen: %s\n", audio.error().message.c_str());
@@ -216,7 +253,12 @@ int cmdListen(int argc, char** argv) {
   if (!listener.value()->wakeFallbackReason().empty()) {
     std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->wakeFallbackReason().c_str());
   }
-  Printer printer(json);
+  if (!listener.value()->asrDegradedReason().empty()) {
+    std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->asrDegradedReason().c_str());
+  }
+  Printer printer(json, lc.asr.understander != nullptr ? setup.intentNames : std::vector<std::string>{},
+                  c.asrClarifyBelow);
+  printer.listener = listener.value().get();
   const std::vector<int16_t>& samples = audio.value();
   // Capture-period chunks, as the audio thread hands them over.
   constexpr size_t kChunk = 160;

@@ -33,6 +33,7 @@ void nluUsage(FILE* out) {
                "       sotto nlu train-pii --data FILE.jsonl [--data ...] -o MODEL [--calibrate DEV.jsonl] [--epochs N]\n"
                "                       [--seed N] [--bits N]\n"
                "       sotto nlu lm --data FILE.jsonl [--data ...] -o MODEL.arpa [--dict DICTIONARY] [--with-none]\n"
+               "                    [--min-count N]\n"
                "       sotto nlu info MODEL\n"
                "train: the intent classifier and slot tagger for the catalogue (default: the installed one, else the\n"
                "       source tree's) from JSON lines {\"text\",\"intent\",\"slot_spans\":[{\"start\",\"end\",\"slot\"}]}\n"
@@ -49,6 +50,7 @@ void nluUsage(FILE* out) {
                "lm:    the recognizer's domain language model (a trigram, Witten-Bell, ARPA text) from the spoken lines\n"
                "       of intent training files: the commands, and with --with-none the open requests too. With\n"
                "       --dict, sentences with a word the pronunciation dictionary lacks are left out (counted).\n"
+               "       --min-count N: bigrams and trigrams seen fewer than N times are left out (back-off renormalized).\n"
                "info:  verifies MODEL's checksum and prints what it holds.\n");
 }
 
@@ -263,10 +265,18 @@ int lm(int argc, char** argv) {
   std::vector<std::string> data;
   std::string out, dict;
   bool withNone = false;
+  unsigned minCount = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool more = i + 1 < argc;
-    if (a == "--data" && more) {
+    if (a == "--min-count" && more) {
+      const std::string v = argv[++i];
+      if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1) {
+        std::fprintf(stderr, "sotto nlu lm: --min-count takes a number from 1 to 999\n");
+        return 2;
+      }
+      minCount = static_cast<unsigned>(std::stoi(v));
+    } else if (a == "--data" && more) {
       data.emplace_back(argv[++i]);
     } else if (a == "-o" && more) {
       out = argv[++i];
@@ -337,7 +347,7 @@ int lm(int argc, char** argv) {
       return 1;
     }
   }
-  auto arpa = lmEstimator.arpa();
+  auto arpa = lmEstimator.arpa(minCount);
   if (!arpa) {
     std::fprintf(stderr, "sotto nlu lm: %s (no usable spoken lines)\n", arpa.error().message.c_str());
     return 1;

@@ -256,6 +256,10 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
       SOTTO_LOG_ERROR("answer", "failed", "request %llu: %s", ull(request->sequence), r.error().message.c_str());
     } else {
       answered_.fetch_add(1, std::memory_order_relaxed);
+      // Asked the user to say it again: listen once more without the wake word, after the question is said. Once:
+      // an answer to that which is unsure again is not followed by another round (nothing is executed either way).
+      if (r->clarify && !askedAgain_ && speech_ != nullptr) speech_->listenAgain();
+      askedAgain_ = r->clarify && !askedAgain_;
       const double textMs = feed.firstTextNs != 0 ? static_cast<double>(feed.firstTextNs - takenNs) / 1e6 : -1.0;
       if (feed.firstTextNs != 0) metrics_->transcriptToTextUs.record((feed.firstTextNs - takenNs) / 1000);
       // The answer's words stay out of the log (they may repeat personal data): route, size and timing only.
@@ -291,6 +295,7 @@ void AnswerPath::brainMain() {
   brain::BrainOverrides ov;
   ov.cataloguePath = brain::defaultCataloguePath();
   ov.logDecisions = true;  // the router's decision line (route=..., reason=...) for every request
+  ov.spokenRequests = true;  // every request is a transcript
   if (log::level() >= log::Level::debug) {
     if (auto pii = privacy::PiiClassifier::create()) answerMask_ = std::move(*pii);
   }

@@ -111,6 +111,7 @@ class AnswerPath {
   std::atomic<bool> stallTts_{false};
   std::atomic<int> ttsState_{0};      // 0 starting, 1 running, -1 unavailable
   uint64_t lastPosted_ = 0;           // brain thread: id of the last answer sent to the TTS thread
+  bool askedAgain_ = false;           // brain thread: the last answer asked the user to say it again
   std::atomic<uint64_t> ttsDone_{0};  // TTS thread: id of the last answer it finished with
   std::atomic<uint64_t> requests_{0}, answered_{0}, failed_{0}, announcements_{0}, superseded_{0}, spoken_{0},
       cancelledAnswers_{0}, textDropped_{0};

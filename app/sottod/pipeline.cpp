@@ -3,6 +3,7 @@
 #include "app/sottod/pipeline.h"
 
 #include "app/common/listener_config.h"
+#include "app/common/recognition_setup.h"
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -30,23 +31,26 @@ constexpr uint32_t kPlaybackRingMs = 1000;  // TTS may run this far ahead of the
 constexpr uint32_t kMeterWindowMs = 100;
 constexpr uint64_t kLowDiskBytes = 64 * 1024;  // less free than this in the state directory: reported as full
 
-// The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar. Loads the models
-// (blocks for a moment). An error means the daemon runs without recognition.
-Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c) {
+// The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar, domain LM and
+// understanding (app/common/recognition_setup.h: the same as `sotto listen`). Loads the models (blocks for a
+// moment). An error means the daemon runs without recognition. `setup` must outlive the listener.
+Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, RecognitionSetup& setup,
+                                                       std::vector<std::string>& degradations) {
   speech::ListenerConfig lc = app::listenerConfigFrom(c);
-  if (c.asrGrammar) {
-    struct stat st {};
-    const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath
-                                                                         : SOTTO_INTENTS_SOURCE_CATALOGUE;
-    auto cat = intents::Catalogue::loadFile(path);
-    if (cat.ok()) {
-      lc.asr.grammar = cat.value().grammar();
-    } else {
-      SOTTO_LOG_WARN("speech", "no-grammar", "no command grammar, recognizing with the language model only: %s",
-                     cat.error().message.c_str());
-    }
+  struct stat st {};
+  const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath
+                                                                       : SOTTO_INTENTS_SOURCE_CATALOGUE;
+  prepareRecognition(c, path, lc, setup);
+  for (const auto& w : setup.warnings) {
+    degradations.push_back(w);
+    SOTTO_LOG_WARN("speech", "recognition-degraded", "%s", w.c_str());
   }
-  return speech::Listener::create(lc);
+  auto l = speech::Listener::create(lc);
+  if (l && !l.value()->asrDegradedReason().empty()) {
+    degradations.push_back(l.value()->asrDegradedReason());
+    SOTTO_LOG_WARN("speech", "no-domain-lm", "%s", l.value()->asrDegradedReason().c_str());
+  }
+  return l;
 }
 
 }  // namespace
@@ -108,7 +112,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
       p->degradations_.push_back("no speech recognition: it needs 16000 Hz capture");
       SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition needs 16000 Hz capture, not %u Hz",
                       captureRate);
-    } else if (auto l = makeListener(cfg); l) {
+    } else if (auto l = makeListener(cfg, *p->recognition_, p->degradations_); l) {
       listener = std::move(l).value();
       if (!listener->wakeFallbackReason().empty()) {
         // Still listening, with the weaker spotter: say so in STATUS and the journal.

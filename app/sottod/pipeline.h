@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/common/recognition_setup.h"
 #include "app/config/config.h"
 #include "app/sottod/answer_path.h"
 #include "engine/pipeline/cancel_token.h"
@@ -65,6 +66,8 @@ class Pipeline {
   pipeline::HealthMonitor health_;
   pipeline::CancelToken answerCancel_;  // before the stages that borrow it
   std::unique_ptr<speech::AudioStage> audio_;
+  // What the recognizer borrows (catalogue, understander): declared before speech_ so it outlives the listener.
+  std::unique_ptr<RecognitionSetup> recognition_ = std::make_unique<RecognitionSetup>();
   std::unique_ptr<speech::SpeechStage> speech_;
   std::unique_ptr<AnswerPath> answers_;  // after the stages it borrows
   pipeline::Heartbeat* audioBeat_ = nullptr;

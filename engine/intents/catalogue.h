@@ -43,6 +43,15 @@ struct SlotSpec {
   int source = -1;  // result slots: index of the expression slot in the same intent
 };
 
+// Whether an intent's handler changes the device's state (timers, alarms, volume, privacy mode) rather than only
+// answering: such a command is never executed on an unsure reading (asr.clarify-below). Any thread.
+inline bool changesState(std::string_view intentName) noexcept {
+  for (std::string_view prefix : {"timer.", "alarm.", "volume.", "privacy."}) {
+    if (intentName.starts_with(prefix)) return !intentName.ends_with(".query");
+  }
+  return false;
+}
+
 struct IntentSpec {
   std::string name;
   std::vector<SlotSpec> slots;

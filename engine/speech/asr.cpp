@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Recognizer: two pocketsphinx decoders (FSG from the command grammar, n-gram LM), partials, final with confidences.
+// Recognizer: three pocketsphinx decoders (FSG from the command grammar, the domain LM, the general LM), partials,
+// the final chosen by acoustics plus understanding, with word confidences.
 #include "engine/speech/asr.h"
 
 #include <pocketsphinx.h>
@@ -8,6 +9,8 @@
 #include <sphinxbase/fsg_model.h>
 #include <sphinxbase/jsgf.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <array>
@@ -15,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/nlu/understand.h"
 #include "engine/speech/jsgf.h"
 
 namespace sotto::speech {
@@ -101,8 +105,28 @@ double wordDisagreement(std::string_view hyp, std::string_view ref) {
 
 }  // namespace
 
+size_t rescoreHypotheses(std::span<Hypothesis> list, double weight) noexcept {
+  double best = -std::numeric_limits<double>::infinity(), worst = std::numeric_limits<double>::infinity();
+  for (const Hypothesis& h : list) {
+    if (!h.eligible) continue;
+    best = std::max(best, h.scorePerFrame);
+    worst = std::min(worst, h.scorePerFrame);
+  }
+  size_t pick = list.size();
+  if (pick == 0 || best == -std::numeric_limits<double>::infinity()) return pick;
+  const double spread = std::max(best - worst, kMinAcousticSpread);
+  for (size_t i = 0; i < list.size(); ++i) {
+    Hypothesis& h = list[i];
+    if (!h.eligible) continue;
+    h.combined = (h.scorePerFrame - best) / spread + weight * h.understanding;
+    // Ties keep the earlier in the list (Recognizer::finish lists the general LM's first).
+    if (pick == list.size() || h.combined > list[pick].combined) pick = i;
+  }
+  return pick;
+}
+
 Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) {
-  if (config.languageModel.empty() && config.grammar.empty()) {
+  if (config.languageModel.empty() && config.grammar.empty() && config.domainLanguageModel.empty()) {
     return makeError(Errc::invalid_argument, "ASR: neither a language model nor a command grammar");
   }
   if (config.partialIntervalMs == 0) return makeError(Errc::invalid_argument, "ASR: partial interval of 0 ms");
@@ -111,13 +135,13 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
   if (!config.grammar.empty()) {
     auto ps = detail::makeDecoder(config.acousticModel, config.dictionary, {});
     if (!ps.ok()) return std::move(ps).error();
-    r->grammar_ = std::move(ps).value();
-    if (auto s = detail::addPronunciations(r->grammar_.get(), config.pronunciation); !s.ok()) {
+    r->decoders_[kGrammar] = std::move(ps).value();
+    if (auto s = detail::addPronunciations(r->decoders_[kGrammar].get(), config.pronunciation); !s.ok()) {
       return std::move(s).error();
     }
     // The FSG search refuses a grammar with a word missing from its dictionary (the catalogue holds abbreviations
     // like "kg" and British spellings the CMU dictionary lacks): those alternatives are pruned.
-    ps_decoder_s* dec = r->grammar_.get();
+    ps_decoder_s* dec = r->decoders_[kGrammar].get();
     std::string lowered;
     auto jsgf = pruneGrammar(config.grammar, [dec, &lowered](std::string_view w) {
       lowered.assign(w);
@@ -131,73 +155,160 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
       return makeError(Errc::corrupt, "ASR: pocketsphinx rejected the command grammar");
     }
   }
+  // No flat-lexicon second pass for the n-gram searches: it re-decodes the whole utterance at the endpoint (final
+  // 100-170 ms after the endpoint instead of 20-45 ms on the host) and changed none of the closed-loop transcripts.
+  if (!config.domainLanguageModel.empty()) {
+    // pocketsphinx reports an unreadable model only as a failed ps_init(): check the file first to say which.
+    if (::access(config.domainLanguageModel.c_str(), R_OK) != 0) {
+      r->degraded_ = "no domain language model search: cannot read " + config.domainLanguageModel;
+    } else if (auto ps = detail::makeDecoder(config.acousticModel, config.dictionary,
+                                             {"-lm", config.domainLanguageModel, "-fwdflat", "no"});
+               ps.ok()) {
+      r->decoders_[kDomain] = std::move(ps).value();
+      if (auto s = detail::addPronunciations(r->decoders_[kDomain].get(), config.pronunciation); !s.ok()) {
+        return std::move(s).error();
+      }
+    } else {
+      r->degraded_ = "no domain language model search: " + config.domainLanguageModel +
+                     " is not a language model pocketsphinx reads (" + ps.error().message + ")";
+    }
+  }
   if (!config.languageModel.empty()) {
-    // No flat-lexicon second pass: it re-decodes the whole utterance at the endpoint (final 100-170 ms after the
-    // endpoint instead of 20-45 ms on the host) and changed none of the closed-loop transcripts.
     auto ps = detail::makeDecoder(config.acousticModel, config.dictionary,
                                   {"-lm", config.languageModel, "-fwdflat", "no"});
     if (!ps.ok()) return std::move(ps).error();
-    r->lm_ = std::move(ps).value();
-    if (auto s = detail::addPronunciations(r->lm_.get(), config.pronunciation); !s.ok()) return std::move(s).error();
+    r->decoders_[kLm] = std::move(ps).value();
+    if (auto s = detail::addPronunciations(r->decoders_[kLm].get(), config.pronunciation); !s.ok()) {
+      return std::move(s).error();
+    }
   }
-  for (std::string* s : {&r->partial_, &r->scratchA_, &r->scratchB_}) s->reserve(1024);
+  if (!r->decoders_[kGrammar] && !r->decoders_[kLm] && !r->decoders_[kDomain]) {
+    return makeError(Errc::not_found, "ASR: " + r->degraded_);
+  }
+  r->understander_ = config.understander;
+  r->rescore_ = config.rescore;
+  if (r->understander_ != nullptr) r->ws_ = std::make_unique<nlu::UnderstandWorkspace>();
+  r->hyps_.resize(kSearches * kNbest);
+  for (Hypothesis& h : r->hyps_) h.text.reserve(256);
+  for (std::string* s : {&r->partial_, &r->scratch_}) s->reserve(1024);
   return r;
 }
 
 Recognizer::~Recognizer() {
   if (!active_) return;
-  for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
-    if (ps != nullptr) ps_end_utt(ps);
+  for (auto& ps : decoders_) {
+    if (ps != nullptr) ps_end_utt(ps.get());
   }
 }
 
 Status Recognizer::begin() noexcept {
-  for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
-    if (ps != nullptr && ps_start_utt(ps) < 0) return makeError(Errc::internal, "ASR: ps_start_utt failed");
+  for (auto& ps : decoders_) {
+    if (ps != nullptr && ps_start_utt(ps.get()) < 0) return makeError(Errc::internal, "ASR: ps_start_utt failed");
   }
   samples_ = lastPartialCheck_ = 0;
   partial_.clear();
+  hypCount_ = 0;
   active_ = true;
   return {};
 }
 
-// Score per frame alone always favours the grammar: its path carries no language-model cost, so even an open
-// question forced into a command outscores the LM's transcript. The grammar's transcript wins when it also agrees
-// with the open-vocabulary one (at most a third of the words differ): it then corrects the LM towards a command;
-// otherwise the utterance was not a command and the LM's transcript stands.
-bool Recognizer::grammarWins(const Candidate& g, const Candidate& l) const noexcept {
-  if (!g.ok) return false;
-  if (!l.ok) return true;
-  return g.scorePerFrame >= l.scorePerFrame && wordDisagreement(scratchA_, scratchB_) <= kMaxGrammarDisagreement;
+void Recognizer::collect(int s, size_t n) noexcept {
+  ps_decoder_s* ps = decoders_[s].get();
+  if (ps == nullptr) return;
+  const int frames = ps_get_n_frames(ps);
+  if (frames <= 0) return;
+  const size_t first = hypCount_;
+  auto add = [&](const char* hyp, int32 score, int rank) {
+    if (hyp == nullptr || hypCount_ == hyps_.size()) return;
+    cleanHypothesis(hyp, scratch_);
+    if (scratch_.empty()) return;
+    // The n-best differs often only in fillers or pronunciation variants: keep the first (best) of each text.
+    for (size_t i = first; i < hypCount_; ++i) {
+      if (hyps_[i].text == scratch_) return;
+    }
+    Hypothesis& h = hyps_[hypCount_++];
+    h.text = scratch_;
+    h.scorePerFrame = static_cast<double>(score) / frames;
+    h.search = s;
+    h.rank = rank;
+    h.eligible = true;
+    h.intent = -1;
+    h.confidence = h.understanding = 0.0f;
+    h.combined = 0;
+  };
+  int32 score = 0;
+  add(ps_get_hyp(ps, &score), score, 0);
+  if (n <= 1 || hypCount_ == first) return;
+  ps_nbest_t* nb = ps_nbest(ps);
+  for (int rank = 1; nb != nullptr && hypCount_ - first < n && rank <= 4 * static_cast<int>(n); ++rank) {
+    nb = ps_nbest_next(nb);
+    if (nb == nullptr) break;
+    add(ps_nbest_hyp(nb, &score), score, rank);
+  }
+  if (nb != nullptr) ps_nbest_free(nb);
 }
 
-Recognizer::Candidate Recognizer::best(ps_decoder_s* ps, std::string& text) noexcept {
-  text.clear();
-  if (ps == nullptr) return {};
-  int32 score = 0;
-  const char* hyp = ps_get_hyp(ps, &score);
-  const int frames = ps_get_n_frames(ps);
-  if (hyp == nullptr || frames <= 0) return {};
-  cleanHypothesis(hyp, text);
-  if (text.empty()) return {};
-  return {true, static_cast<double>(score) / frames};
+// The choice among the searches' hypotheses:
+// - The grammar's path carries no language-model cost, so per frame it outscores any open-vocabulary transcript,
+//   even when an open question was forced into a command. Its hypotheses compete only when its best one agrees
+//   with the best of an n-gram search (domain or general) on at least two thirds of the words: it then corrects
+//   that search towards a command; otherwise the utterance was not a command the grammar holds.
+// - Without understanding (no understander, or asr.rescore off): the grammar's best when it competes and scores
+//   best per frame, else the better per frame of the domain LM's and the general LM's best (today's rule, with
+//   the domain search beside the general one).
+// - With understanding: every competing hypothesis is read by the understander and rescoreHypotheses picks by
+//   acoustics normalized within the list plus kUnderstandingWeight x understanding. pocketsphinx 5prealpha reports
+//   scores relative to each search's own best path (its best is 0), so acoustics rank the domain search's n-best
+//   and the searches' best transcripts tie acoustically: understanding decides between them.
+size_t Recognizer::choose(bool final) noexcept {
+  const size_t none = hypCount_;
+  size_t bestOf[kSearches] = {none, none, none};
+  for (size_t i = 0; i < hypCount_; ++i) {
+    if (bestOf[hyps_[i].search] == none) bestOf[hyps_[i].search] = i;
+  }
+  if (bestOf[kGrammar] != none) {
+    const std::string& g = hyps_[bestOf[kGrammar]].text;
+    bool agrees = bestOf[kDomain] == none && bestOf[kLm] == none;
+    for (int s : {kDomain, kLm}) {
+      if (bestOf[s] != none && wordDisagreement(g, hyps_[bestOf[s]].text) <= kMaxGrammarDisagreement) agrees = true;
+    }
+    for (size_t i = 0; i < hypCount_; ++i) {
+      if (hyps_[i].search == kGrammar) hyps_[i].eligible = agrees;
+    }
+  }
+  if (final && understander_ != nullptr && rescore_) {
+    return rescoreHypotheses(std::span<Hypothesis>(hyps_.data(), hypCount_), kUnderstandingWeight);
+  }
+  if (bestOf[kGrammar] != none && hyps_[bestOf[kGrammar]].eligible) {
+    bool best = true;
+    for (int s : {kDomain, kLm}) {
+      if (bestOf[s] != none && hyps_[bestOf[s]].scorePerFrame > hyps_[bestOf[kGrammar]].scorePerFrame) best = false;
+    }
+    if (best) return bestOf[kGrammar];
+  }
+  size_t pick = none;
+  for (int s : {kDomain, kLm}) {
+    if (bestOf[s] != none && (pick == none || hyps_[bestOf[s]].scorePerFrame > hyps_[pick].scorePerFrame)) {
+      pick = bestOf[s];
+    }
+  }
+  return pick;
 }
 
 bool Recognizer::process(std::span<const int16_t> samples) noexcept {
   if (!active_ || samples.empty()) return false;
-  for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
-    if (ps != nullptr) ps_process_raw(ps, samples.data(), samples.size(), FALSE, FALSE);
+  for (auto& ps : decoders_) {
+    if (ps != nullptr) ps_process_raw(ps.get(), samples.data(), samples.size(), FALSE, FALSE);
   }
   samples_ += samples.size();
   if (samples_ - lastPartialCheck_ < partialIntervalSamples_) return false;
   lastPartialCheck_ = samples_;
-  const Candidate g = best(grammar_.get(), scratchA_);
-  const Candidate l = best(lm_.get(), scratchB_);
-  const std::string* pick = nullptr;
-  if (grammarWins(g, l)) pick = &scratchA_;
-  if (pick == nullptr && l.ok) pick = &scratchB_;
-  if (pick == nullptr || *pick == partial_) return false;
-  partial_ = *pick;
+  // Partials: each search's best path, chosen by acoustics (understanding runs once, on the final).
+  hypCount_ = 0;
+  for (int s = 0; s < kSearches; ++s) collect(s, 1);
+  const size_t pick = choose(false);
+  if (pick == hypCount_ || hyps_[pick].text == partial_) return false;
+  partial_ = hyps_[pick].text;
   return true;
 }
 
@@ -227,29 +338,65 @@ void Recognizer::fill(ps_decoder_s* ps, Transcript& out) noexcept {
 Status Recognizer::finish(Transcript& out) noexcept {
   if (!active_) return makeError(Errc::invalid_argument, "ASR: finish() without begin()");
   active_ = false;
-  for (ps_decoder_s* ps : {grammar_.get(), lm_.get()}) {
-    if (ps != nullptr) ps_end_utt(ps);
+  for (auto& ps : decoders_) {
+    if (ps != nullptr) ps_end_utt(ps.get());
   }
-  const Candidate g = best(grammar_.get(), scratchA_);
-  const Candidate l = best(lm_.get(), scratchB_);
+  hypCount_ = 0;
+  // The general LM's first: on a tie (the same reading) the open-vocabulary transcript stands, the safer one when
+  // a command search forced an open question into a command. Only the domain search gives its n-best: the
+  // grammar's lattice A* ran for 20 s of CPU on one five-word command (measured), the general LM's would too.
+  const bool nbest = understander_ != nullptr && rescore_;
+  collect(kLm, 1);
+  collect(kGrammar, 1);
+  collect(kDomain, nbest ? kNbest : 1);
+  if (understander_ != nullptr) {
+    for (size_t i = 0; i < hypCount_; ++i) {
+      nlu::Assessment a;
+      understander_->assess(hyps_[i].text, *ws_, a);
+      hyps_[i].intent = a.intent;
+      hyps_[i].confidence = a.confidence;
+      hyps_[i].understanding = understandingTerm(a.intent, a.confidence, a.score);
+    }
+  }
+  const size_t pick = choose(true);
   out.text.clear();
   out.words.clear();
   out.scorePerFrame = -std::numeric_limits<double>::infinity();
   out.search = {};
   out.frames = 0;
-  ps_decoder_s* winner = nullptr;
-  if (grammarWins(g, l)) {
-    winner = grammar_.get();
-    out.text = scratchA_;
-    out.scorePerFrame = g.scorePerFrame;
-    out.search = "grammar";
-  } else if (l.ok) {
-    winner = lm_.get();
-    out.text = scratchB_;
-    out.scorePerFrame = l.scorePerFrame;
-    out.search = "lm";
+  out.intent = -1;
+  out.confidence = 0.0f;
+  out.alternatives = static_cast<uint32_t>(hypCount_);
+  if (pick == hypCount_) return {};
+  const Hypothesis& h = hyps_[pick];
+  out.text = h.text;
+  out.scorePerFrame = h.scorePerFrame;
+  out.search = kSearchNames[h.search];
+  out.intent = h.intent;
+  out.confidence = h.confidence;
+  ps_decoder_s* ps = decoders_[h.search].get();
+  fill(ps, out);
+  // An n-best winner other than the best path: its words and their timings are not the best path's.
+  if (h.rank != 0) {
+    out.words.clear();
+    ps_nbest_t* nb = ps_nbest(ps);
+    for (int k = 0; nb != nullptr && k < h.rank; ++k) nb = ps_nbest_next(nb);
+    if (nb != nullptr) {
+      for (ps_seg_t* seg = ps_nbest_seg(nb); seg != nullptr; seg = ps_seg_next(seg)) {
+        const char* w = ps_seg_word(seg);
+        if (w == nullptr || isFiller(w)) continue;
+        int sf = 0, ef = 0;
+        ps_seg_frames(seg, &sf, &ef);
+        Word word;
+        word.text.assign(baseWord(w));
+        word.confidence = 0.0f;  // not the best path: no posterior of its own from pocketsphinx here
+        word.startMs = static_cast<uint32_t>(std::max(0, sf)) * detail::kFrameMs;
+        word.endMs = static_cast<uint32_t>(std::max(0, ef + 1)) * detail::kFrameMs;
+        out.words.push_back(std::move(word));
+      }
+      ps_nbest_free(nb);
+    }
   }
-  if (winner != nullptr) fill(winner, out);
   return {};
 }
 

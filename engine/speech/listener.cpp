@@ -125,6 +125,13 @@ void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   wake_->start(samples_);
 }
 
+bool Listener::listenNow() noexcept {
+  if (recognizing_ || !asr_->begin().ok()) return false;
+  recognizing_ = true;
+  endpointer_.arm(audioMs(), false);
+  return true;
+}
+
 void Listener::flush(ListenerEvents& events) noexcept {
   if (recognizing_) finishUtterance(audioMs(), events);
 }

@@ -49,6 +49,10 @@ class Listener {
   void process(std::span<const int16_t> samples, ListenerEvents& events) noexcept;
   // End of stream: finishes an utterance in progress (its final's endpoint is the end of the stream).
   void flush(ListenerEvents& events) noexcept;
+  // Listens for one utterance from now on without the wake word (the speaker has just asked the user to say it
+  // again). Ends like any utterance: at the endpoint, or after maxUtteranceMs when nobody speaks. Returns false
+  // while an utterance is in progress or when the decoder fails to start (then it keeps spotting).
+  bool listenNow() noexcept;
 
   uint64_t audioMs() const noexcept { return samples_ / 16; }
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
@@ -57,6 +61,10 @@ class Listener {
   // The wake spotter's engine ("network" or "keyphrase") and why a configured wake model is not used (or empty).
   const char* wakeEngine() const noexcept { return wake_->engine(); }
   const std::string& wakeFallbackReason() const noexcept { return wake_->fallbackReason(); }
+  // Why a configured recognizer search does not run (the domain language model), or empty.
+  const std::string& asrDegradedReason() const noexcept { return asr_->degradedReason(); }
+  // The hypotheses behind the last final (Recognizer::lastHypotheses), valid until the next utterance.
+  std::span<const Hypothesis> lastHypotheses() const noexcept { return asr_->lastHypotheses(); }
 
   static constexpr uint32_t kFrameSamples = 160;
 

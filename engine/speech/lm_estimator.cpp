@@ -94,23 +94,48 @@ double TrigramEstimator::probability(std::string_view w, const std::vector<std::
   return p;
 }
 
-Result<std::string> TrigramEstimator::arpa() const {
+Result<std::string> TrigramEstimator::arpa(unsigned minCount) const {
   const Context* uni = context("");
   if (uni == nullptr || sentences_ == 0) return makeError(Errc::invalid_argument, "language model: no sentences");
+  // Pruning applies to bigrams and trigrams alike: a kept trigram's bigram prefix was seen at least as often.
+  auto kept = [minCount](double n) { return n >= minCount; };
   std::size_t counts[3] = {uni->next.size() + 1, 0, 0};  // + <s>
   for (const auto& [h, c] : contexts_) {
     if (h.empty()) continue;
-    counts[h.find(' ') == std::string::npos ? 1 : 2] += c.next.size();
+    const bool trigram = h.find(' ') != std::string::npos;
+    for (const auto& [w, n] : c.next) counts[trigram ? 2 : 1] += kept(n) ? 1 : 0;
   }
+  // A context whose rarer successors are left out backs off for them: its weight is what the kept n-grams leave of
+  // the mass, over what the kept words take of the shorter context's distribution, so every P(. | h) still sums
+  // to one.
+  auto backoff = [&](const std::string& h) {
+    const Context* c = context(h);
+    if (c == nullptr || minCount <= 1) return backoffWeight(h);
+    std::vector<std::string> hist;
+    for (std::size_t at = 0;;) {
+      const std::size_t sp = h.find(' ', at);
+      hist.push_back(h.substr(at, sp == std::string::npos ? std::string::npos : sp - at));
+      if (sp == std::string::npos) break;
+      at = sp + 1;
+    }
+    const std::vector<std::string> shorter(hist.begin() + 1, hist.end());
+    double keptHigh = 0, keptLow = 0;
+    for (const auto& [w, n] : c->next) {
+      if (!kept(n)) continue;
+      keptHigh += probability(w, hist);
+      keptLow += probability(w, shorter);
+    }
+    return keptLow < 1.0 ? (1.0 - keptHigh) / (1.0 - keptLow) : backoffWeight(h);
+  };
   std::string out = "\\data\\\n";
   for (int n = 0; n < 3; ++n) out += "ngram " + std::to_string(n + 1) + "=" + std::to_string(counts[n]) + "\n";
   out += "\n\\1-grams:\n";
   {
-    const double bo = backoffWeight(kBos);
+    const double bo = backoff(kBos);
     line(out, 0.0, kBos, &bo);  // never predicted: log10 0 is written as -99
   }
   for (const auto& [w, n] : uni->next) {
-    const double bo = backoffWeight(w);
+    const double bo = backoff(w);
     line(out, probability(w, {}), w, context(w) != nullptr ? &bo : nullptr);
   }
   for (int order = 1; order <= 2; ++order) {
@@ -125,8 +150,9 @@ Result<std::string> TrigramEstimator::arpa() const {
         at = sp + 1;
       }
       for (const auto& [w, n] : c.next) {
+        if (!kept(n)) continue;
         const std::string ngram = h + " " + w;
-        const double bo = backoffWeight(ngram);
+        const double bo = backoff(ngram);
         line(out, probability(w, hist), ngram, order == 1 && context(ngram) != nullptr ? &bo : nullptr);
       }
     }

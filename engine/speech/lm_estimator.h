@@ -37,7 +37,10 @@ class TrigramEstimator {
 
   // The model as ARPA text: \data\ counts, then \1-grams: .. \3-grams: with log10 probabilities and back-off
   // weights, \end\. Errors: invalid_argument when no sentence was added.
-  Result<std::string> arpa() const;
+  // minCount > 1 prunes: bigrams and trigrams seen fewer times are left out (most of a generated corpus's are
+  // seen once) and their context's back-off weight is recomputed over the kept ones, so each conditional
+  // distribution still sums to one; what is left out is predicted by the shorter context through the back-off.
+  Result<std::string> arpa(unsigned minCount = 1) const;
 
  private:
   using Key = std::string;  // words joined by ' '

@@ -73,6 +73,7 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
     samples_.store(samples_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     if (n < chunk_.size()) break;
   }
+  serveListenAgain();
   if (total == 0 && !flushed_ && listener_ && audio_ != nullptr && audio_->counters().captureEnded &&
       ring.size() == 0) {
     // The finite capture stream (a wav file) ended: an utterance in progress ends with it.
@@ -81,6 +82,29 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
     state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
   }
   return total;
+}
+
+void SpeechStage::serveListenAgain() noexcept {
+  if (!listener_) return;
+  if (listenAgain_.exchange(false, std::memory_order_acq_rel)) {
+    listenAgainPending_ = true;
+    listenAgainHeardPlayback_ = false;
+    listenAgainSinceMs_ = listener_->audioMs();
+  }
+  if (!listenAgainPending_) return;
+  // "Sorry, could you say that again?" is on its way to the speaker: start once it has been said, so the question
+  // itself is not taken for the answer; without playback (or when it never starts) after 3 s of audio.
+  constexpr uint64_t kNoPlaybackMs = 3000;
+  const bool playing = audio_ != nullptr && audio_->playing();
+  listenAgainHeardPlayback_ = listenAgainHeardPlayback_ || playing;
+  const bool said = listenAgainHeardPlayback_ && !playing;
+  if (!said && listener_->audioMs() - listenAgainSinceMs_ < kNoPlaybackMs) return;
+  listenAgainPending_ = false;
+  if (listener_->listenNow()) {
+    state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
+    SOTTO_LOG_INFO("speech", "listen-again", "listening without the wake word at %llu ms of audio",
+                   ull(listener_->audioMs()));
+  }
 }
 
 uint64_t SpeechStage::lagUs() const noexcept {

@@ -84,6 +84,9 @@ class SpeechStage final : private ListenerEvents {
   size_t step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks = SIZE_MAX) noexcept;
 
   pipeline::SpscMailbox<TranscriptMessage>& transcripts() { return transcripts_; }
+  // Any thread (the brain's, after it asked the user to say it again): the speech thread listens for one utterance
+  // without the wake word once the device has finished speaking (or, when nothing plays within 3 s, from then).
+  void listenAgain() noexcept { listenAgain_.store(true, std::memory_order_release); }
   pipeline::SpscMailbox<pipeline::Message>& commands() { return meter_.commands(); }
   const InputMeter& meter() const { return meter_; }
   SpeechState state() const noexcept { return static_cast<SpeechState>(state_.load(std::memory_order_relaxed)); }
@@ -113,6 +116,11 @@ class SpeechStage final : private ListenerEvents {
   std::atomic<uint64_t> wakes_{0}, partials_{0}, finals_{0}, bargeIns_{0}, dropped_{0}, lastWake_{0}, lastBargeIn_{0};
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> state_{0};
+  std::atomic<bool> listenAgain_{false};
+  // Speech thread: a listenAgain() being served: audio time it was seen, whether the device has spoken since.
+  uint64_t listenAgainSinceMs_ = 0;
+  bool listenAgainPending_ = false, listenAgainHeardPlayback_ = false;
+  void serveListenAgain() noexcept;
   uint64_t sequence_ = 0;
 };
 

@@ -29,6 +29,54 @@ TEST(BrainRoutes, IntentAnswersWithoutAnyModel) {
   EXPECT_NE(q.answer.find("left"), std::string::npos) << q.answer;
 }
 
+// Ask again instead of guessing: a state-changing command understood below asr.clarify-below is not executed; a
+// query below it is still answered; with the setting at 0 the same command is executed.
+TEST(BrainRoutes, LowConfidenceStateChangeAsksAgainAndChangesNothing) {
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.asrClarifyBelow = 0.95f;
+  auto b = makeBrain(c, testOverrides());
+  ASSERT_TRUE(b);
+  // Recognized from flite kal "morning will you turn off the audio": the model reads volume.up at about 0.89.
+  RecordingSink sink;
+  const AskResult r = ask(*b, "hmm you up", &sink);
+  EXPECT_TRUE(r.clarify);
+  EXPECT_EQ(r.answer, kClarifyText);
+  EXPECT_EQ(sink.text, kClarifyText);
+  // A confident command still runs, and a less confident query is answered.
+  const AskResult t = ask(*b, "set a timer for five minutes");
+  EXPECT_FALSE(t.clarify);
+  EXPECT_EQ(t.answer, "Timer set for five minutes.");
+  const AskResult q = ask(*b, "on the day please");
+  EXPECT_FALSE(q.clarify);
+  EXPECT_NE(q.answer, kClarifyText);
+  // Off: the same low-confidence command is executed.
+  c.asrClarifyBelow = 0.0f;
+  auto off = makeBrain(c, testOverrides());
+  ASSERT_TRUE(off);
+  const AskResult o = ask(*off, "hmm you up");
+  EXPECT_FALSE(o.clarify);
+  EXPECT_EQ(o.route, router::Route::intent);
+  EXPECT_NE(o.answer, kClarifyText);
+}
+
+// From speech (the daemon), an unsure reading of no command is asked again too; typed, it is answered.
+TEST(BrainRoutes, UnsureReadingOfSpeechIsAskedAgain) {
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.asrClarifyBelow = 0.8f;
+  BrainOverrides spoken = testOverrides();
+  spoken.spokenRequests = true;
+  auto b = makeBrain(c, spoken);
+  ASSERT_TRUE(b);
+  // Recognized from flite kal "ok is zero a number": the model reads no command, at about 0.34.
+  EXPECT_TRUE(ask(*b, "okay and hombre").clarify);
+  EXPECT_FALSE(ask(*b, "why is the sky blue").clarify);  // a plain question: sure it is no command
+  auto typed = makeBrain(c, testOverrides());
+  ASSERT_TRUE(typed);
+  EXPECT_FALSE(ask(*typed, "okay and hombre").clarify);
+}
+
 TEST(BrainRoutes, NothingToAnswerWithSaysSoPlainly) {
   ScratchDir dir;
   auto b = makeBrain(testConfig(dir.path()), testOverrides());

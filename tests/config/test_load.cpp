@@ -22,7 +22,8 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
           endpoint-silence-ms="500" max-utterance-ms="8000" aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
         model="/opt/ok-speaker.wake"/>
-  <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false"/>
+  <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false" domain-lm=""
+       rescore="false" clarify-below="0.35"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"
        max-answer-chars="600"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
@@ -75,6 +76,9 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.asrDictionary = "/opt/am.dict";
   expected.asrLanguageModel = "";
   expected.asrGrammar = false;
+  expected.asrDomainLm = "";
+  expected.asrRescore = false;
+  expected.asrClarifyBelow = 0.35f;
   expected.ttsEngine = "espeak-ng";
   expected.ttsVoice = "en-us";
   expected.ttsRatePercent = 150;
@@ -145,6 +149,7 @@ std::string otherValue(const Setting& s) {
     case ValueType::boolean: return s.defaultText == "true" ? "false" : "true";
     case ValueType::unsignedInt:
     case ValueType::signedInt: return std::to_string(std::to_string(s.min) == s.defaultText ? s.min + 1 : s.min);
+    case ValueType::fraction: return s.defaultText == "0.5" ? "0.25" : "0.5";
     case ValueType::choice: return std::string(s.choices[s.choices.front() == s.defaultText ? 1 : 0]);
     case ValueType::cpuList: return "1";
   }

@@ -52,6 +52,28 @@ TEST(Values, SignedAcceptsMinusAndChecksRange) {
             "-99999999999999999999 is out of range [0, 99] (priority)");
 }
 
+TEST(Values, FractionTakesZeroToOneWithFourDecimals) {
+  for (const char* good : {"0", "1", "0.5", ".5", "0.4500", "1.0", "0.0001"}) {
+    EXPECT_EQ(check("asr.clarify-below", good), "") << good;
+  }
+  for (const char* bad : {"", ".", "-0.1", "+0.5", "0.5 ", "5e-1", "0.12345", "0,5", "1.0.0"}) {
+    EXPECT_EQ(check("asr.clarify-below", bad),
+              detail::quote(bad) + " is not a decimal number from 0 to 1 with at most 4 decimals")
+        << bad;
+  }
+  EXPECT_EQ(check("asr.clarify-below", "1.01"), "1.01 is out of range [0, 1]");
+  EXPECT_EQ(check("asr.clarify-below", "2"), "2 is out of range [0, 1]");
+  Config c = defaults();
+  const Setting& s = *findSetting("asr.clarify-below");
+  ASSERT_FALSE(detail::assign(s, "0.35", c));
+  EXPECT_FLOAT_EQ(c.asrClarifyBelow, 0.35f);
+  EXPECT_EQ(detail::render(s, c), "0.35");  // written back as it was read
+  ASSERT_FALSE(detail::assign(s, ".05", c));
+  EXPECT_EQ(detail::render(s, c), "0.05");
+  ASSERT_FALSE(detail::assign(s, "1.000", c));
+  EXPECT_EQ(detail::render(s, c), "1");
+}
+
 TEST(Values, BooleanTakesTrueFalseOneZero) {
   for (const char* good : {"true", "false", "1", "0"}) EXPECT_EQ(check("model.mlock", good), "") << good;
   for (const char* bad : {"yes", "no", "TRUE", "on", "", " true"}) {

@@ -124,6 +124,20 @@ TEST(NluCli, LmWritesTheSpokenCommandsAsArpa) {
   // Open requests on request; a malformed line is named; nothing usable is an error.
   ASSERT_EQ(sotto("nlu lm --data '" + data + "' --with-none -o '" + out + "'", "", o), 0) << o;
   EXPECT_NE(o.find("sentences 4 "), std::string::npos) << o;
+  // --min-count 2: "<s> turn" and "turn it" (seen twice) are the bigrams left, "<s> turn it" the trigram; a bad
+  // count is refused.
+  ASSERT_EQ(sotto("nlu lm --data '" + data + "' --dict '" + dict + "' --min-count 2 -o '" + out + "'", "", o), 0)
+      << o;
+  {
+    std::ifstream pruned(out);
+    std::stringstream text;
+    text << pruned.rdbuf();
+    EXPECT_EQ(text.str().rfind("\\data\\\nngram 1=6\nngram 2=2\nngram 3=1\n", 0), 0u) << text.str();
+  }
+  for (const char* bad : {"0", "x", "1000", ""}) {
+    EXPECT_EQ(sotto("nlu lm --data '" + data + "' --min-count '" + std::string(bad) + "' -o '" + out + "'", "", o), 2)
+        << bad << ": " << o;
+  }
   writeFile(data, "{\"text\": \"turn it up\"}\n");
   EXPECT_EQ(sotto("nlu lm --data '" + data + "' -o '" + out + "'", "", o), 1) << o;
   EXPECT_NE(o.find("line 1"), std::string::npos) << o;

@@ -115,4 +115,40 @@ TEST(DomainLm, PocketsphinxReadsTheSameProbabilities) {
   std::remove(path.c_str());
 }
 
+// Pruning: bigrams and trigrams seen once leave the file, their contexts' back-off weights are recomputed so that every
+// conditional distribution pocketsphinx reads still sums to one, and a kept trigram keeps its probability.
+TEST(DomainLm, PrunedTrigramsStillNormalize) {
+  const TrigramEstimator e = threeCommands();
+  auto arpa = e.arpa(2);
+  ASSERT_TRUE(arpa.ok());
+  // Seen at least twice: the bigrams "<s> turn", "turn it" and "up </s>"; the trigram "<s> turn it".
+  EXPECT_NE(arpa->find("ngram 2=3\n"), std::string::npos) << *arpa;
+  EXPECT_NE(arpa->find("ngram 3=1\n"), std::string::npos) << *arpa;
+  const std::string path = ::testing::TempDir() + "/pruned_" + std::to_string(::getpid()) + ".arpa";
+  {
+    std::ofstream f(path);
+    f << *arpa;
+  }
+  logmath_t* lmath = logmath_init(1.0001, 0, 0);
+  ngram_model_t* lm = ngram_model_read(nullptr, path.c_str(), NGRAM_ARPA, lmath);
+  ASSERT_NE(lm, nullptr) << "pocketsphinx refused the file";
+  auto prob = [&](const char* w, const char* h1, const char* h2) {
+    const char* words[] = {w, h1, h2};
+    return logmath_exp(lmath, ngram_prob(lm, words, 3));
+  };
+  const std::vector<std::vector<const char*>> contexts = {{"turn", "<s>"}, {"it", "turn"}, {"up", "turn"},
+                                                         {"down", "it"}};
+  for (const auto& h : contexts) {
+    double sum = 0;
+    for (const char* w : {"turn", "it", "up", "down", "</s>"}) sum += prob(w, h[0], h[1]);
+    EXPECT_NEAR(sum, 1.0, 1e-2) << "after " << h[1] << " " << h[0];
+  }
+  EXPECT_NEAR(prob("it", "turn", "<s>") / e.probability("it", {"<s>", "turn"}), 1.0, 5e-3);
+  // Unpruned, all seven trigrams are written.
+  EXPECT_NE(e.arpa(1)->find("ngram 3=7\n"), std::string::npos);
+  ngram_model_free(lm);
+  logmath_free(lmath);
+  std::remove(path.c_str());
+}
+
 }  // namespace
