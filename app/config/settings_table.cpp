@@ -163,11 +163,12 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.grammar", "true", SOTTO_FIELD(asrGrammar),
                 "Also decode with the intent catalogue's command grammar; its transcript wins when it scores better "
                 "and agrees with the language model's on two thirds of the words."),
-    pathSetting("asr.domain-lm", "/etc/sotto/intents.lm", Empty::allowed, SOTTO_FIELD(asrDomainLm),
+    pathSetting("asr.domain-lm", "", Empty::allowed, SOTTO_FIELD(asrDomainLm),
                 "Domain language model of the catalogue's commands (bench/nlu/train.sh writes it beside the "
-                "catalogue), decoded as a search of its own; empty = none; missing or unreadable: the other "
-                "searches go on and the daemon says why."),
-    boolSetting("asr.rescore", "true", SOTTO_FIELD(asrRescore),
+                "catalogue), decoded as a search of its own; empty (the default: it also turns noise and open "
+                "questions into commands) = none; missing or unreadable: the other searches go on and the daemon "
+                "says why."),
+    boolSetting("asr.rescore", "false", SOTTO_FIELD(asrRescore),
                 "Choose among the searches' transcripts and their n-best by acoustic score plus the understanding "
                 "model's score; false = acoustics and the grammar's agreement rule alone."),
     fractionSetting("asr.clarify-below", "0.8", SOTTO_FIELD(asrClarifyBelow),
