@@ -17,12 +17,14 @@ start-up, measured on silence). pocketsphinx-testdata's recordings (librivox, ca
 separately for WER. Nothing generated is kept unless --keep. Deterministic (fixed seeds, sox -R).
 
 Usage: bench/speech/intent_bench.py [--quick] [-b BUILD_DIR] [-w WORK_DIR] [-j JOBS] [--keep] [--json FILE]
-                                   [--config FILE] [--variant NAME:"--set k=v ..."]... [--no-real]
-  --quick    17 commands (one per intent) + 3 open questions x 2 voices (flite slt, espeak-ng en-us), each
-             clean and once in noise: 80 clips, about 5 min of CPU per variant
-  (full)     34 commands (two per intent) + 6 open questions x 9 voices, each clean and once in noise (10 or 5 dB,
-             babble or music, alternating over lines and voices): 720 clips, about 45 min of CPU per variant
-             (each clip is one `sotto listen` process, ~1 s of it start-up); 90 min for the two default variants
+                                   [--config FILE] [--catalogue FILE] [--variant NAME:"--set k=v ..."]...
+                                   [--voices a,b] [--per-intent N] [--open N] [--no-real] [--report FILE]
+  (full)     17 commands (one per intent) + 3 open questions x 9 voices, each clean and once in noise (10 or 5 dB,
+             babble or music, alternating over lines and voices): 360 clips, about 25 min of CPU per variant (each
+             clip is one `sotto listen` process of ~4 s CPU, 1 s of it start-up); 50 min for the two default variants
+  --quick    the same lines x 2 voices (flite slt, espeak-ng en-us): 80 clips, about 5 min of CPU per variant
+  --per-intent N, --open N   more lines: N per intent (spread over its phrasing families), N open questions;
+             CPU grows in proportion (--per-intent 3 --open 9: 1080 clips, 75 min per variant)
   --report FILE  print the tables again from a --json FILE of an earlier run (nothing is run)
   --variant  a recognizer configuration as `sotto listen` options (repeatable; the first is the baseline). Default:
              baseline:"--set asr.domain-lm= --set asr.rescore=false --set asr.clarify-below=0" and new:"" (the
@@ -37,6 +39,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -195,6 +198,8 @@ def main():
             config += ["--set", "wake.model=" + local]
     changing = sc.state_changing(sc.catalogue_intents(a.catalogue))
 
+    # A kill ends through the finally below, so the scratch directory goes too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = os.path.abspath(a.work) if a.work else tempfile.mkdtemp(prefix="sotto-intent-bench-")
     os.makedirs(work, exist_ok=True)
     t0 = time.time()
@@ -221,8 +226,8 @@ def bench(a, sotto, config, variants, phrase, changing, work):
     lines = [json.loads(l) for l in open(work + "/eval/intents-eval.jsonl") if l.strip()]
     # Words the recognizer's dictionary cannot have (the assistant's product name) and the wake phrase itself.
     skip = {"sotto"} | set(phrase.split())
-    per_intent = a.per_intent if a.per_intent is not None else (1 if a.quick else 2)
-    n_open = a.open if a.open is not None else (3 if a.quick else 6)
+    per_intent = a.per_intent if a.per_intent is not None else 1
+    n_open = a.open if a.open is not None else 3
     sample = select_lines(lines, per_intent, n_open, SEED, skip)
     wanted = a.voices.split(",") if a.voices else (QUICK_VOICES if a.quick else [v[0] for v in VOICES])
     unknown = set(wanted) - {v[0] for v in VOICES}
@@ -349,7 +354,17 @@ def bench(a, sotto, config, variants, phrase, changing, work):
               (vname, " ".join(opts) or "(build defaults)", startup, len(items)))
         sys.stdout.flush()
         tv = time.time()
-        ran = list(pool.map(lambda it: listen_cpu(sotto, it["path"], config, opts), items))
+        done = [0]
+
+        def one(it):
+            r = listen_cpu(sotto, it["path"], config, opts)
+            done[0] += 1  # the GIL makes this increment safe enough for a progress line
+            if done[0] % 50 == 0:
+                print("  %d of %d clips, %.0f s" % (done[0], len(items), time.time() - tv))
+                sys.stdout.flush()
+            return r
+
+        ran = list(pool.map(one, items))
         failed = [(it["path"], r[1]) for it, r in zip(items, ran) if r[2] != 0]
         if failed:
             print("  %d clips failed, e.g. %s: %s" % (len(failed), failed[0][0], failed[0][1].strip()[-300:]))
