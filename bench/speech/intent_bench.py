@@ -350,6 +350,8 @@ def bench(a, sotto, config, variants, phrase, changing, work):
             result["variants"].append({"name": vname, "options": opts, "available": False, "reason": reason})
             continue
         startup = statistics.median(c for _, _, c in outs)
+        for w in outs[0][1].strip().splitlines()[:3]:
+            print("  [%s] sotto listen says: %s" % (vname, w))
         print("\n[%s] %s: start-up %.2f s CPU; running %d clips ..." %
               (vname, " ".join(opts) or "(build defaults)", startup, len(items)))
         sys.stdout.flush()
@@ -381,6 +383,7 @@ def bench(a, sotto, config, variants, phrase, changing, work):
                    "ref_text": it["line"]["text"], "ref_intent": it["line"]["intent"],
                    "ref_slots": it["line"]["slots"], "hyp_text": l["final"], "hyp_intent": intent,
                    "hyp_slots": slots, "executed": executed, "clarified": l["clarify"], "woke": l["woke"],
+                   "endpoint": l["endpoint"],
                    "confidence": l["final_confidence"] if l["final_intent"] is not None else (u or {}).get("confidence"),
                    "cpu_s": max(0.0, r[3] - startup), "audio_s": it["audio_s"],
                    "listen_s": listen_ms / 1000.0 if listen_ms and listen_ms > 0 else None, "exit": r[2]}
@@ -440,6 +443,11 @@ def report_variant(v, voices, changing, text_right=None):
             *(pct(g[c]["wer"] if g[c] else None) for c in conds), pct(ag["clarify_rate"]),
             *(pct(g[c]["wrong_action_rate"] if g[c] else None) for c in conds),
             ag["missed_wake"], ag["n"], pct(ag["cpu_per_audio_s"]), pct(ag["cpu_per_listen_s"]).strip()))
+    for c in conds:
+        fin = [r for r in recs if r["condition"] == c and r.get("endpoint") is not None]
+        if fin:
+            print("  %-6s: %d of %d finals came without an endpoint (at the end of the clip)" %
+                  (c, sum(not r["endpoint"] for r in fin), len(fin)))
     # Per noise kind.
     kinds = sc.aggregate([r for r in recs if r["noise"]], lambda r: "%s %s" % (r["noise"], r["condition"]))
     if kinds:

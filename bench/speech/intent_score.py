@@ -95,7 +95,7 @@ def parse_listen(lines):
     """The first request of one clip from `sotto listen --json` lines: whether it woke, the first final after the
     wake (text, and intent/confidence/slots when the recognizer reports them) and whether it asked again (a clarify
     event before the next wake). Unparsable lines are ignored."""
-    r = {"woke": False, "wake_ms": None, "final": None, "final_ms": None, "final_intent": None,
+    r = {"woke": False, "wake_ms": None, "final": None, "final_ms": None, "endpoint": None, "final_intent": None,
          "final_confidence": None, "final_slots": None, "clarify": False}
     for line in lines:
         line = line.strip()
@@ -113,6 +113,8 @@ def parse_listen(lines):
                 r["woke"], r["wake_ms"] = True, e.get("t_ms")
         elif ev == "final" and r["final"] is None:
             r["final"], r["final_ms"] = e.get("text", ""), e.get("t_ms")
+            # An endpoint delay of 0: no endpoint was found, the final came when the audio ended (continuous noise).
+            r["endpoint"] = e.get("endpoint_delay_ms", 0) > 0
             r["final_intent"] = e.get("intent")
             r["final_confidence"] = e.get("confidence")
             r["final_slots"] = e.get("slots")

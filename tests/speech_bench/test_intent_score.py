@@ -70,8 +70,11 @@ class DecideTest(unittest.TestCase):
             {"event": "wake", "t_ms": 2000}, {"event": "partial", "text": "set", "t_ms": 2300},
             {"event": "final", "text": "set a timer for ten minutes", "t_ms": 4100, "endpoint_delay_ms": 300}))
         self.assertTrue(l["woke"])
-        self.assertEqual((l["final"], l["wake_ms"], l["final_ms"], l["clarify"]),
-                         ("set a timer for ten minutes", 2000, 4100, False))
+        self.assertEqual((l["final"], l["wake_ms"], l["final_ms"], l["clarify"], l["endpoint"]),
+                         ("set a timer for ten minutes", 2000, 4100, False, True))
+        flushed = sc.parse_listen(self.events({"event": "wake", "t_ms": 1000},
+                                              {"event": "final", "text": "x", "t_ms": 5000, "endpoint_delay_ms": 0}))
+        self.assertFalse(flushed["endpoint"])
         u = {"intent": "timer.set", "slots": {"duration_seconds": 600}}
         self.assertEqual(sc.decide(l, u), ("timer.set", {"duration_seconds": 600}, True))
 
