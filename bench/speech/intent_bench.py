@@ -265,7 +265,10 @@ def bench(a, sotto, config, variants, phrase, changing, work):
 
     # 3. Clips: 1 s silence, "<phrase>. <command>" in one breath, 1.5 s silence; then the noisy copies.
     clips = []
-    for vi, (vname, voice, var) in enumerate(voices):
+    # vi: the voice's place in VOICES, not in the selection, so that a run on fewer voices mixes the same noise into
+    # each of its clips as the full run (its clips are a subset).
+    for vname, voice, var in voices:
+        vi = [v[0] for v in VOICES].index(vname)
         for li, d in enumerate(sample):
             clips.append({"voice": vname, "tts": voice, "var": var, "line": d, "li": li, "vi": vi})
 
