@@ -34,6 +34,9 @@ NOISES = ["white", "pink", "brown", "babble"]
 
 
 def run(cmd):
+    if cmd[0] == "sox" and "-R" not in cmd:
+        # Repeatable: sox dithers whenever it scales or mixes 16-bit audio, from a random seed unless -R.
+        cmd = ["sox", "-R"] + cmd[1:]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         raise RuntimeError("%s failed: %s" % (" ".join(cmd), r.stderr.decode(errors="replace").strip()))
@@ -113,6 +116,24 @@ def noisy(clean, snr_db, kind, seed, babble_src, out):
                  "%.3f" % dur])
             parts.append(p)
         run(["sox", "-m"] + parts + [noise])
+        for p in parts:
+            os.unlink(p)
+    elif kind == "music":
+        # A guitar-like chord progression (sox pluck synth, four chords of 0.6 s, looped); the seed chooses where
+        # in the loop the clip starts.
+        chords = [("C3", "E4", "G4", "C5"), ("A2", "E4", "A4", "C5"), ("F2", "C4", "F4", "A4"), ("G2", "D4", "G4", "B4")]
+        parts = []
+        for k, notes in enumerate(chords):
+            p = "%s.m%d.wav" % (out, k)
+            synth = []
+            for note in notes:
+                synth += ["pluck", note]
+            run(["sox", "-R", "-n", "-r", str(RATE), "-c", "1", "-b", "16", p, "synth", "0.6"] + synth +
+                ["delay", "0", "0.04", "0.08", "0.12", "remix", "-", "fade", "0", "0.6", "0.1", "norm", "-3"])
+            parts.append(p)
+        skip = (seed % 4) * 0.6 + (seed % 7) * 0.05
+        loops = int((dur + skip) / 2.4) + 1
+        run(["sox", "-R"] + parts + [noise, "repeat", str(loops), "trim", "%.3f" % skip, "%.3f" % dur])
         for p in parts:
             os.unlink(p)
     else:
