@@ -21,14 +21,15 @@ Usage: bench/speech/intent_bench.py [--quick] [-b BUILD_DIR] [-w WORK_DIR] [-j J
                                    [--voices a,b] [--per-intent N] [--open N] [--no-real] [--report FILE]
   (full)     17 commands (one per intent) + 3 open questions x 9 voices, each clean and once in noise (10 or 5 dB,
              babble or music, alternating over lines and voices): 360 clips, about 25 min of CPU per variant (each
-             clip is one `sotto listen` process of ~4 s CPU, 1 s of it start-up); 50 min for the two default variants
+             clip is one `sotto listen` process of ~4 s CPU, 1 s of it start-up); 75 min for the three default variants
   --quick    the same lines x 2 voices (flite slt, espeak-ng en-us): 80 clips, about 5 min of CPU per variant
   --per-intent N, --open N   more lines: N per intent (spread over its phrasing families), N open questions;
              CPU grows in proportion (--per-intent 3 --open 9: 1080 clips, 75 min per variant)
   --report FILE  print the tables again from a --json FILE of an earlier run (nothing is run)
   --variant  a recognizer configuration as `sotto listen` options (repeatable; the first is the baseline). Default:
-             baseline:"--set asr.domain-lm= --set asr.rescore=false --set asr.clarify-below=0" and new:"" (the
-             build's defaults). A variant whose settings this build does not know is reported as not available.
+             baseline:"--set asr.domain-lm= --set asr.rescore=false --set asr.clarify-below=0", shipped:"" (the
+             build's defaults) and domain:"--set asr.domain-lm=config/intents.lm --set asr.rescore=true". A variant
+             whose settings this build does not know is reported as not available.
 Needs flite, espeak-ng, sox, python3 and a built `sotto` (cmake --build BUILD_DIR --target sotto).
 """
 import argparse
@@ -52,8 +53,11 @@ sys.path.insert(0, HERE)
 import gen_sets  # noqa: E402  (tts, silence, noise mixing)
 import intent_score as sc  # noqa: E402
 
+# The recognizer before issue 20, the shipped defaults (its clarify gate on), and the domain search with
+# understanding rescoring (off by default: README, "After the wake word").
 DEFAULT_VARIANTS = [("baseline", "--set asr.domain-lm= --set asr.rescore=false --set asr.clarify-below=0"),
-                    ("new", "")]
+                    ("shipped", ""),
+                    ("domain", "--set asr.domain-lm=%s --set asr.rescore=true" % os.path.join(SRC, "config/intents.lm"))]
 # (name, gen_sets voice, gen_sets variant index): flite variant 0 = natural speed; espeak-ng variants
 # 0 = 175 wpm, 1 = 150 wpm (slow), 2 = 210 wpm (fast).
 VOICES = [("slt", "flite:slt", 0), ("kal", "flite:kal", 0), ("awb", "flite:awb", 0), ("rms", "flite:rms", 0),
