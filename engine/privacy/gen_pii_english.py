@@ -72,11 +72,17 @@ def main():
     out.write('// engine/privacy/gen_pii_english.py: do not edit. %d bits, %d probes, base64.\n' % (BITS, PROBES))
     out.write('#include "engine/privacy/pii_lexicon.h"\n\n')
     out.write('namespace sotto::privacy::detail {\n\n')
-    out.write('const std::string_view kEnglishFilterBase64 =\n')
-    step = 112
-    for i in range(0, len(text), step):
-        out.write('    "%s"%s\n' % (text[i:i + step], ';' if i + step >= len(text) else ''))
-    out.write('\n}  // namespace sotto::privacy::detail\n')
+    # Parts of at most 56,000 characters (a multiple of 4, so each decodes on its own): C++ compilers need only
+    # accept string literals of 65,536 (clang -Woverlength-strings).
+    step, part = 112, 56000
+    parts = [text[i:i + part] for i in range(0, len(text), part)]
+    out.write('const std::string_view kEnglishFilterBase64[kEnglishFilterParts] = {\n')
+    for p in parts:
+        for i in range(0, len(p), step):
+            out.write('    "%s"%s\n' % (p[i:i + step], ',' if i + step >= len(p) else ''))
+    out.write('};\n\n}  // namespace sotto::privacy::detail\n')
+    if len(parts) != 4:
+        sys.exit('expected 4 parts, got %d: change kEnglishFilterParts in pii_lexicon.h' % len(parts))
 
 
 if __name__ == '__main__':

@@ -62,8 +62,10 @@ extern const std::string_view kFamousPeople;     // comma-separated full names
 extern const std::string_view kConditionWords;   // single-word conditions
 extern const std::string_view kConditionPhrases; // comma-separated multi-word conditions
 extern const std::string_view kMedications;      // single-word drug names (generic and brand)
-// The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64.
-extern const std::string_view kEnglishFilterBase64;
+// The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
+// kEnglishFilterParts consecutive parts (each decodes on its own).
+inline constexpr std::size_t kEnglishFilterParts = 4;
+extern const std::string_view kEnglishFilterBase64[kEnglishFilterParts];
 inline constexpr std::size_t kEnglishFilterBits = std::size_t{1} << 20;
 inline constexpr unsigned kEnglishFilterProbes = 4;
 }  // namespace sotto::privacy::detail
