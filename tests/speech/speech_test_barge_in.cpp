@@ -19,24 +19,11 @@
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/speech_stage.h"
 #include "sotto/hal/audio.h"
+#include "tests/speech/listener_fixture.h"
 #include "tests/speech/speech_fixtures.h"
 
 namespace sotto::test {
 namespace {
-
-std::unique_ptr<speech::Listener> makeListener() {
-  speech::ListenerConfig lc;
-  const std::string model = "/usr/share/pocketsphinx/model/en-us/";
-  lc.wake.acousticModel = lc.asr.acousticModel = model + "en-us";
-  lc.wake.dictionary = lc.asr.dictionary = model + "cmudict-en-us.dict";
-  auto catalogue = intents::Catalogue::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml");
-  EXPECT_TRUE(catalogue.ok());
-  if (!catalogue.ok()) return nullptr;
-  lc.asr.grammar = catalogue.value().grammar();
-  auto l = speech::Listener::create(lc);
-  EXPECT_TRUE(l.ok()) << l.error().message;
-  return l.ok() ? std::move(l).value() : nullptr;
-}
 
 bool writeWav(const std::string& path, const std::vector<int16_t>& s) {
   const auto h = hal::wav::makeWavHeader(16000, 1, static_cast<uint32_t>(s.size() * 2));
@@ -97,7 +84,7 @@ class BargeIn : public ::testing::Test {
     auto audio = speech::AudioStage::create(std::move(src).value(), std::move(sink).value(), 1u << 15, 1u << 14, opt);
     EXPECT_TRUE(audio.ok());
     auto meter = speech::InputMeter::create(1600, 160);
-    auto listener = makeListener();
+    auto listener = commandListener();
     if (!audio.ok() || !meter.ok() || !listener) return r;
     auto& a = **audio;
     auto stage = speech::SpeechStage::create(std::move(meter).value(), std::move(listener), &a, &token, 16000);
@@ -187,7 +174,7 @@ TEST(SpeechStageTranscript, FinalTranscriptReachesTheBrainsMailbox) {
   ASSERT_TRUE(audio.ok());
   auto meter = speech::InputMeter::create(1600, 160);
   ASSERT_TRUE(meter.ok());
-  auto listener = makeListener();
+  auto listener = commandListener();
   ASSERT_TRUE(listener);
   auto& a = **audio;
   auto stage = speech::SpeechStage::create(std::move(meter).value(), std::move(listener), &a, nullptr, 16000, 4);

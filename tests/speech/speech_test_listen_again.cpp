@@ -9,24 +9,11 @@
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/speech_stage.h"
 #include "sotto/hal/audio.h"
+#include "tests/speech/listener_fixture.h"
 #include "tests/speech/speech_fixtures.h"
 
 namespace sotto::test {
 namespace {
-
-std::unique_ptr<speech::Listener> listenAgainListener() {
-  speech::ListenerConfig lc;
-  const std::string model = "/usr/share/pocketsphinx/model/en-us/";
-  lc.wake.acousticModel = lc.asr.acousticModel = model + "en-us";
-  lc.wake.dictionary = lc.asr.dictionary = model + "cmudict-en-us.dict";
-  auto catalogue = intents::Catalogue::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml");
-  EXPECT_TRUE(catalogue.ok());
-  if (!catalogue.ok()) return nullptr;
-  lc.asr.grammar = catalogue.value().grammar();
-  auto l = speech::Listener::create(lc);
-  EXPECT_TRUE(l.ok()) << l.error().message;
-  return l.ok() ? std::move(l).value() : nullptr;
-}
 
 // Runs the stages in lockstep over `wav` (no playback device); asks to listen again first when `again`. Returns
 // the counters; the transcript, if any, in `text`.
@@ -36,7 +23,7 @@ speech::SpeechCounters runListenAgain(const std::string& wav, bool again, std::s
   if (!src.ok()) return {};
   auto audio = speech::AudioStage::create(std::move(src).value(), nullptr, 1u << 16, 1u << 10);
   auto meter = speech::InputMeter::create(1600, 160);
-  auto listener = listenAgainListener();
+  auto listener = commandListener();
   EXPECT_TRUE(audio.ok() && meter.ok() && listener);
   if (!audio.ok() || !meter.ok() || !listener) return {};
   auto& a = **audio;

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// A Listener as the daemon builds one for the speech stage's lockstep tests: the en-us models and the catalogue's
+// command grammar (the barge-in and listen-again tests share it).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "engine/intents/catalogue.h"
+#include "engine/speech/listener.h"
+
+namespace sotto::test {
+
+inline std::unique_ptr<speech::Listener> commandListener() {
+  speech::ListenerConfig lc;
+  const std::string model = "/usr/share/pocketsphinx/model/en-us/";
+  lc.wake.acousticModel = lc.asr.acousticModel = model + "en-us";
+  lc.wake.dictionary = lc.asr.dictionary = model + "cmudict-en-us.dict";
+  auto catalogue = intents::Catalogue::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/intents.xml");
+  EXPECT_TRUE(catalogue.ok());
+  if (!catalogue.ok()) return nullptr;
+  lc.asr.grammar = catalogue.value().grammar();
+  auto l = speech::Listener::create(lc);
+  EXPECT_TRUE(l.ok()) << l.error().message;
+  return l.ok() ? std::move(l).value() : nullptr;
+}
+
+}  // namespace sotto::test
