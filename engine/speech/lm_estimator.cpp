@@ -8,6 +8,18 @@
 namespace sotto::speech {
 namespace {
 
+// "a b c" -> {"a", "b", "c"}: a context key's words.
+std::vector<std::string> splitWords(const std::string& h) {
+  std::vector<std::string> words;
+  for (std::size_t at = 0;;) {
+    const std::size_t sp = h.find(' ', at);
+    words.push_back(h.substr(at, sp == std::string::npos ? std::string::npos : sp - at));
+    if (sp == std::string::npos) break;
+    at = sp + 1;
+  }
+  return words;
+}
+
 constexpr const char* kBos = "<s>";
 constexpr const char* kEos = "</s>";
 
@@ -111,13 +123,7 @@ Result<std::string> TrigramEstimator::arpa(unsigned minCount) const {
   auto backoff = [&](const std::string& h) {
     const Context* c = context(h);
     if (c == nullptr || minCount <= 1) return backoffWeight(h);
-    std::vector<std::string> hist;
-    for (std::size_t at = 0;;) {
-      const std::size_t sp = h.find(' ', at);
-      hist.push_back(h.substr(at, sp == std::string::npos ? std::string::npos : sp - at));
-      if (sp == std::string::npos) break;
-      at = sp + 1;
-    }
+    const std::vector<std::string> hist = splitWords(h);
     const std::vector<std::string> shorter(hist.begin() + 1, hist.end());
     double keptHigh = 0, keptLow = 0;
     for (const auto& [w, n] : c->next) {
@@ -142,13 +148,7 @@ Result<std::string> TrigramEstimator::arpa(unsigned minCount) const {
     out += "\n\\" + std::to_string(order + 1) + "-grams:\n";
     for (const auto& [h, c] : contexts_) {
       if (h.empty() || (h.find(' ') == std::string::npos) != (order == 1)) continue;
-      std::vector<std::string> hist;
-      for (std::size_t at = 0;;) {
-        const std::size_t sp = h.find(' ', at);
-        hist.push_back(h.substr(at, sp == std::string::npos ? std::string::npos : sp - at));
-        if (sp == std::string::npos) break;
-        at = sp + 1;
-      }
+      const std::vector<std::string> hist = splitWords(h);
       for (const auto& [w, n] : c.next) {
         if (!kept(n)) continue;
         const std::string ngram = h + " " + w;
