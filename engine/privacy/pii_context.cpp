@@ -204,6 +204,7 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
     const bool cue = u.anyOf(i, i + 1, {"account", "acct", "acc", "iban", "passport"}) ||
                      (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "routing",
                                          "client", "subscriber", "loyalty", "patient", "insurance", "contract",
+                                         "flyer", "flier", "rewards", "mileage",
                                          "employee", "staff", "badge", "payroll", "personnel", "student", "licence",
                                          "license", "dl"}) &&
                       u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
@@ -250,7 +251,12 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
                                "passkey"}) {
     if (w == cue) return true;
   }
-  if (w == "key" && u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"})) return true;
+  if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"}) ||
+                     (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && u.anyOf(i + 2, i + 5, {"wifi", "wi-fi", "network", "router"})))) {
+    return true;
+  }
+  // "my bike lock is 1175": a lock's value is its combination.
+  if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"is", "was", "it's", "combination", "combo"})) return true;
   if (w == "code") {
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
@@ -261,7 +267,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
 }
 
 bool secretStop(const Utterance& u, std::size_t i) noexcept {
-  return u.anyOf(i, i + 1, {"don't", "dont", "please", "and", "so", "but", "thanks", "thank", "okay", "ok", "tell",
+  return u.anyOf(i, i + 1, {"don't", "dont", "please", "and", "so", "but", "thanks", "thank", "cheers", "ta", "okay", "ok", "tell",
                             "remember", "for", "if", "because", "it's", "now", "then", "right"});
 }
 
@@ -314,12 +320,84 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
+// ---- a value named after it: "X is my santander account number", "X is my pin", "X opens the lockbox" ----
+// The type a cue head at i names (account or secret), for a value said before it; false when i is no head.
+bool headAfter(const Utterance& u, std::size_t i, PiiType& type) noexcept {
+  if (u.anyOf(i, i + 1, {"account", "acct"}) ||
+      (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "client", "subscriber",
+                          "loyalty", "flyer", "rewards", "patient", "employee", "staff", "student", "payroll"}) &&
+       u.anyOf(i + 1, i + 2, {"number", "no", "id", "num"}))) {
+    type = PiiType::accountNumber;
+    return true;
+  }
+  // "... is my bike lock": a lock named last is its combination.
+  if (secretCue(u, i) || (u.anyOf(i, i + 1, {"lock", "padlock", "lockbox", "combination", "combo"}) &&
+                          (i + 1 >= u.n || u.tok[i].stopAfter || u.tok[i].commaAfter ||
+                           u.anyOf(i + 1, i + 2, {"code", "combination", "combo", "please", "thanks", "cheers"})))) {
+    type = PiiType::pinOrPassword;
+    return true;
+  }
+  return false;
+}
+
+void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i < u.n; ++i) {
+    // The value: a spoken number run or typed digit groups, after at most three letters ("b five eight ...",
+    // "BG 736776").
+    std::size_t s = i, p = i;
+    while (p < i + 3 && p < u.n && (isLetterToken(u, p) || (!u.spoken && u.raw(p).size() <= 3 && u.tok[p].capital &&
+                                                              !u.tok[p].hasDigit && !u.tok[p].english))) {
+      ++p;
+    }
+    if (p > i && u.is(p, "dash")) ++p;
+    std::size_t e = 0, digits = 0;
+    if (p < u.n && u.tok[p].hasDigit) {
+      e = p;
+      while (e < u.n && accountValueToken(u, e) && (e == p || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
+        for (char ch : u.raw(e)) digits += isDigit(ch) ? 1 : 0;
+        ++e;
+      }
+    } else if (p < u.n && u.isNum(p) && (p == 0 || !u.isNum(p - 1))) {
+      NumberRun run;
+      readRun(u, p, u.n, run);
+      if (!run.anyThousand) {
+        e = run.t1;
+        digits = run.len;
+      }
+    }
+    if (e <= p || digits < 4 || (p > i && p > 0 && u.isNum(i - 1))) continue;
+    if (p == i) s = p;
+    // The naming words: "is my (santander) account number", "that's the pin", "opens the lockbox".
+    std::size_t k = e;
+    const bool copula = u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "it's", "are"});
+    const bool opens = u.anyOf(k, k + 1, {"opens", "unlocks", "disarms", "unlocked", "opened"});
+    if (!copula && !opens) continue;
+    ++k;
+    if (u.is(k, "for")) continue;  // "1234 is for the ...": not naming the value
+    if (u.anyOf(k, k + 1, {"my", "the", "our", "his", "her", "their", "your", "mum's", "mom's", "dad's"})) ++k;
+    PiiType type = PiiType::person;
+    bool named = false;
+    for (std::size_t w = k; w < k + 3 && w < u.n && !named; ++w) {
+      if (opens ? secretThing(u, w, w + 1) : headAfter(u, w, type)) {
+        named = true;
+      } else if (u.isNum(w) || u.tok[w].hasDigit || u.has(w, lex::function)) {
+        break;
+      }
+    }
+    if (!named) continue;
+    if (opens) type = PiiType::pinOrPassword;
+    c.add(s, e, type, type == PiiType::accountNumber ? prio::account : prio::secret);
+    i = e - 1;
+  }
+}
+
 }  // namespace
 
 void findContextual(const Utterance& u, Candidates& c) noexcept {
   findBirthDates(u, c);
   findAccounts(u, c);
   findSecrets(u, c);
+  findNamedAfter(u, c);
 }
 
 }  // namespace sotto::privacy::detail

@@ -36,6 +36,7 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
   std::size_t e = i + 1;
   while (e < u.n && e - i < 3 && !u.tok[e - 1].possessive && !u.tok[e - 1].commaAfter && !u.tok[e - 1].colonAfter &&
          (!u.tok[e - 1].stopAfter || (e - 1 > i && u.raw(e - 1).size() == 1))) {
+    if (u.isNum(e) || u.tok[e].hasDigit) break;  // "dario [eleven] goes to": an age, never a surname
     const std::uint32_t f = u.tok[e].lex;
     bool ok = false;
     // A typed middle initial: "Bao M. García".

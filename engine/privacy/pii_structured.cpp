@@ -162,7 +162,9 @@ void findCards(const Utterance& u, Candidates& c) noexcept {
 // ---- SSN ----
 bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
   if (u.is(i, "ssn") || u.is(i, "social") || u.is(i, "ssn#")) return true;
-  return u.is(i, "s") && u.is(i + 1, "s") && u.is(i + 2, "n");
+  // "ss number", "s s n", "s s number".
+  if (u.is(i, "ss") && u.anyOf(i + 1, i + 2, {"number", "no", "#", "num"})) return true;
+  return u.is(i, "s") && u.is(i + 1, "s") && (u.is(i + 2, "n") || u.is(i + 2, "number"));
 }
 bool ssnCue(const Utterance& u, std::size_t i) noexcept {
   for (std::size_t k = (i > 6 ? i - 6 : 0); k < i; ++k) {

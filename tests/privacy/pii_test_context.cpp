@@ -43,6 +43,25 @@ TEST(PiiAccount, Cues) {
             (Spans{"PERSON=Arjun Ivanova", "ACCOUNT_NUMBER=1839 1366 80"}));
 }
 
+// The cue after the value names it: "... is my account number", "... is my pin", "... opens the lockbox".
+TEST(PiiAccount, NamedAfterTheValue) {
+  EXPECT_EQ(found("three one six zero four one five seven two five is my santander account number"),
+            (Spans{"ACCOUNT_NUMBER=three one six zero four one five seven two five"}));
+  EXPECT_EQ(found("BG 736776 is the account my pension goes into"), (Spans{"ACCOUNT_NUMBER=BG 736776"}));
+  EXPECT_EQ(found("frequent flyer number four four six oh four oh one five seven seven five"),
+            (Spans{"ACCOUNT_NUMBER=four four six oh four oh one five seven seven five"}));
+  EXPECT_EQ(found("two four two four five is my pin"), (Spans{"PIN_OR_PASSWORD=two four two four five"}));
+  EXPECT_EQ(found("forty four eighty three opens the lockbox"), (Spans{"PIN_OR_PASSWORD=forty four eighty three"}));
+  EXPECT_EQ(found("My bike lock is 1175"), (Spans{"PIN_OR_PASSWORD=1175"}));
+  EXPECT_EQ(found("the key for the wifi is meadow sunflower four hundred eighty three cheers"),
+            (Spans{"PIN_OR_PASSWORD=meadow sunflower four hundred eighty three"}));
+  EXPECT_EQ(found("my ss number is eight two three four two one three six five"),
+            (Spans{"SSN=eight two three four two one three six five"}));
+  EXPECT_TRUE(found("4 is my favourite number").empty());
+  EXPECT_TRUE(found("2020 was the year i opened my account").empty());
+  EXPECT_TRUE(found("1234 is for the guest account").empty());
+}
+
 TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("the alarm code is four four one nine"), (Spans{"PIN_OR_PASSWORD=four four one nine"}));
   EXPECT_EQ(found("our wifi key is purple otter ninety one"), (Spans{"PIN_OR_PASSWORD=purple otter ninety one"}));
@@ -82,6 +101,11 @@ TEST(PiiPerson, Cues) {
   EXPECT_EQ(found("My name is Henrietta Vogelsang and I need help."), (Spans{"PERSON=Henrietta Vogelsang"}));
   EXPECT_EQ(found("I'm Dagny Solberg, nice to meet you."), (Spans{"PERSON=Dagny Solberg"}));
   EXPECT_EQ(found("my partner Yusuf takes sertraline"), (Spans{"PERSON=Yusuf", "HEALTH=sertraline"}));
+}
+
+// An age said after a name is no surname: "dario eleven goes to ...".
+TEST(PiiPerson, AnAgeAfterANameIsNoSurname) {
+  for (const auto& s : found("dario eleven goes to larchmont elementary")) EXPECT_NE(s, "PERSON=dario eleven");
 }
 
 TEST(PiiPerson, PublicFiguresAndRelativesAreNot) {

@@ -175,3 +175,45 @@ TEST(PiiDecoding, OneSpokenNumberIsOneValue) {
   std::int8_t nt[2] = {0, 0};
   EXPECT_EQ(sd::joinNumberRuns(names, q, 8, n0, n1, nt, 2), 2u);  // no number: two spans stay two
 }
+
+// The model's spans take whole values: a name sheds the age said after it and ends at its possessive, a spoken
+// number is taken whole, and field punctuation stays outside.
+TEST(PiiDecoding, ModelSpansTakeWholeValuesAndNamesNoNumbers) {
+  namespace sd = sotto::privacy::detail;
+  const sotto::privacy::PiiLexicon lex;
+  const auto person = static_cast<std::int8_t>(sotto::privacy::PiiType::person);
+  const auto pin = static_cast<std::int8_t>(sotto::privacy::PiiType::pinOrPassword);
+  float q[16][sotto::privacy::kPiiTypeCount] = {};
+
+  sd::Utterance age;  // the model read "wren ortega eight" as one name
+  ASSERT_TRUE(sd::tokenize("wren ortega eight lives at nine elm road", lex, age));
+  std::uint16_t a0[1] = {0}, a1[1] = {3};
+  std::int8_t at[1] = {person};
+  sd::shapeModelSpans(age, q, 16, a0, a1, at, 1);
+  EXPECT_EQ(a0[0], 0u);
+  EXPECT_EQ(a1[0], 2u);
+
+  sd::Utterance locker;  // "fenella's locker": the name ends at its possessive
+  ASSERT_TRUE(sd::tokenize("remind me that fenella's locker code is four one", lex, locker));
+  std::uint16_t l0[1] = {3}, l1[1] = {5};
+  std::int8_t lt[1] = {person};
+  sd::shapeModelSpans(locker, q, 16, l0, l1, lt, 1);
+  EXPECT_EQ(l0[0], 3u);
+  EXPECT_EQ(l1[0], 4u);
+
+  sd::Utterance key;  // the model stopped inside "four hundred eighty three"
+  ASSERT_TRUE(sd::tokenize("the wifi key is meadow four hundred eighty three", lex, key));
+  std::uint16_t k0[1] = {4}, k1[1] = {8};
+  std::int8_t kt[1] = {pin};
+  sd::shapeModelSpans(key, q, 16, k0, k1, kt, 1);
+  EXPECT_EQ(k0[0], 4u);
+  EXPECT_EQ(k1[0], 9u);
+
+  sd::Utterance form;  // "Patient: Yusuf Okonkwo | DOB": the bar is no part of the name
+  ASSERT_TRUE(sd::tokenize("Patient: Yusuf Okonkwo | DOB: 07/19/2015", lex, form));
+  std::uint16_t f0[1] = {1}, f1[1] = {4};
+  std::int8_t ft[1] = {person};
+  sd::shapeModelSpans(form, q, 16, f0, f1, ft, 1);
+  EXPECT_EQ(f0[0], 1u);
+  EXPECT_EQ(f1[0], 3u);
+}
