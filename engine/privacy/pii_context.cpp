@@ -116,17 +116,26 @@ std::size_t dateAt(const Utterance& u, std::size_t i) noexcept {
     return p;
   }
   // All numbers, month first: "six three seventy three", "three sixteen eleven" (only after a birth cue).
-  if (u.tok[p].num == NumKind::digit || (u.tok[p].num == NumKind::teen && u.tok[p].numVal <= 12)) {
+  if ((u.tok[p].num == NumKind::digit || (u.tok[p].num == NumKind::teen && u.tok[p].numVal <= 12)) &&
+      !u.has(p + 1, lex::month)) {
     if (u.is(p, "oh") || u.tok[p].numVal == 0) return 0;
-    const std::size_t d = dayAt(u, p + 1, true);
+    std::size_t d = dayAt(u, p + 1, true);
+    // "one fourteen thirty six": a teen day before a spoken year (dayAt alone reads "fourteen thirty" as a year).
+    if (d == 0 && u.tok[p + 1].num == NumKind::teen && yearAt(u, p + 2) != 0) d = p + 2;
     if (d == 0) return 0;
-    const std::size_t y = yearAt(u, d);
-    return y;
+    if (const std::size_t y = yearAt(u, d)) return y;
+    // A two-digit year said as a teen, ending the date: "ten three eleven", "seven five thirteen".
+    if (d < u.n && u.tok[d].num == NumKind::teen && !u.isNum(d + 1)) return d + 1;
+    return 0;
   }
   // Day first: "the twenty third of november", "5 March 1990".
   if (u.is(p, "the")) ++p;
-  const std::size_t d = dayAt(u, p, false);
-  if (d == 0) return 0;
+  std::size_t d = dayAt(u, p, false);
+  // A cardinal day right before its month: "seven february two thousand", "two june twenty fourteen".
+  if (d == 0) {
+    d = dayAt(u, p, true);
+    if (d == 0 || !u.has(d, lex::month)) return 0;
+  }
   p = d;
   if (u.is(p, "of")) ++p;
   if (!u.has(p, lex::month)) return 0;
@@ -137,6 +146,11 @@ std::size_t dateAt(const Utterance& u, std::size_t i) noexcept {
 
 bool birthCue(const Utterance& u, std::size_t i) noexcept {
   if (u.anyOf(i, i + 1, {"born", "birthday", "dob", "birthdate", "b-day", "bday"})) return true;
+  // "i came into the world on ...", "arrived in the world".
+  if (u.is(i, "world") && u.is(i - 1, "the") && u.anyOf(i - 2, i - 1, {"into", "in"}) &&
+      u.anyOf(i - 3, i - 2, {"came", "come", "arrived", "entered"})) {
+    return true;
+  }
   if (u.is(i, "birth") && (u.is(i - 1, "of") || u.is(i + 1, "date"))) return true;
   if (u.is(i, "date") && u.is(i + 1, "of") && u.is(i + 2, "birth")) return false;  // the cue is "birth"
   return u.is(i, "d") && u.is(i + 1, "o") && u.is(i + 2, "b");

@@ -188,6 +188,23 @@ std::size_t joinNumberRuns(const Utterance& u, const float (*q)[kPiiTypeCount], 
   return w;
 }
 
+// "my [sin] is 673-833-117", "my [westpac] savings account is ...": words between "my" and the "is" before a
+// value a rule found are that value's name, not a value of their own.
+bool namesARuleValue(const Utterance& u, const Candidates& c, std::size_t rules, std::size_t t0,
+                     std::size_t t1) noexcept {
+  // The owner right before, or one word before ("my driving [licence] number is ...").
+  if (t0 == 0 || !u.anyOf(t0 > 1 ? t0 - 2 : 0, t0, {"my", "our", "your", "his", "her", "their"})) return false;
+  for (std::size_t w = t1; w < t1 + 4 && w < u.n; ++w) {
+    if (!u.anyOf(w, w + 1, {"is", "was", "it's", "are"}) && !u.tok[w - 1].colonAfter) continue;
+    const std::size_t v = u.anyOf(w, w + 1, {"is", "was", "it's", "are"}) ? w + 1 : w;
+    for (std::size_t r = 0; r < rules; ++r) {
+      if (c.c[r].t0 == v && c.c[r].priority >= prio::account) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 void shapeModelSpans(const Utterance& u, const float (*q)[kPiiTypeCount], std::size_t qWords, std::uint16_t* s0,
                      std::uint16_t* s1, const std::int8_t* st, std::size_t spans) noexcept {
   // A model span grows into the neighbouring words the model gives its type at least kExtend: the words of one
@@ -325,7 +342,9 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
       cand.t1 = std::max<std::uint16_t>(cand.t1, s1[k]);
       merged = true;
     }
-    if (!merged && !exactFormat(static_cast<PiiType>(st[k]))) c.add(s0[k], s1[k], static_cast<PiiType>(st[k]), prio::model);
+    if (!merged && !exactFormat(static_cast<PiiType>(st[k])) && !namesARuleValue(u, c, rules, s0[k], s1[k])) {
+      c.add(s0[k], s1[k], static_cast<PiiType>(st[k]), prio::model);
+    }
   }
   // A cue-based rule's span keeps its boundaries, but takes the model's type when the model is sure the words are
   // another type and not the rule's ("... that's my social" after nine digits a phone pattern took).

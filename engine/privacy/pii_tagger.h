@@ -36,6 +36,10 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
 // q (for the first qWords words) sum highest over it. Returns the new span count. No allocation.
 std::size_t joinNumberRuns(const Utterance& u, const float (*q)[kPiiTypeCount], std::size_t qWords, std::uint16_t* s0,
                            std::uint16_t* s1, std::int8_t* st, std::size_t spans) noexcept;
+// True when words [t0, t1) name a value a rule found (among the first `rules` candidates of c) instead of being
+// one: "my [sin] is 673-833-117", "my [westpac] savings account is ...", "my driving [licence] number is ...".
+bool namesARuleValue(const Utterance& u, const Candidates& c, std::size_t rules, std::size_t t0,
+                     std::size_t t1) noexcept;
 // Shapes the model's spans in place: each grows into neighbouring words of its type (never across field
 // punctuation), takes all of a spoken number it starts or ends inside, sheds punctuation at its ends, and a name
 // sheds numbers and ends at its possessive. A span may end up empty (s0 == s1): the caller skips it.

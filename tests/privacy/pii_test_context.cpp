@@ -30,6 +30,15 @@ TEST(PiiBirthDate, DateOnly) {
   EXPECT_EQ(found("DOB: 14/09/1979"), (Spans{"DATE_OF_BIRTH=14/09/1979"}));
 }
 
+// Spoken numeric dates with a two-digit year, a cardinal day before its month, "came into the world".
+TEST(PiiBirthDate, MoreSpokenForms) {
+  EXPECT_EQ(found("born ten three eleven"), (Spans{"DATE_OF_BIRTH=ten three eleven"}));
+  EXPECT_EQ(found("i was born on one fourteen thirty six"), (Spans{"DATE_OF_BIRTH=one fourteen thirty six"}));
+  EXPECT_EQ(found("i was born on two june twenty fourteen"), (Spans{"DATE_OF_BIRTH=two june twenty fourteen"}));
+  EXPECT_EQ(found("I came into the world on 4.2.1967."), (Spans{"DATE_OF_BIRTH=4.2.1967"}));
+  EXPECT_TRUE(found("i have five march meetings").empty());
+}
+
 TEST(PiiBirthDate, HistoricalDatesAreNot) {
   EXPECT_TRUE(found("what happened on june sixth nineteen forty four").empty());
   EXPECT_TRUE(found("When was Isaac Newton born?").empty());

@@ -217,3 +217,24 @@ TEST(PiiDecoding, ModelSpansTakeWholeValuesAndNamesNoNumbers) {
   EXPECT_EQ(f0[0], 1u);
   EXPECT_EQ(f1[0], 3u);
 }
+
+// Words between "my" and the value a rule found are the value's name: the tagger adds no span for them.
+TEST(PiiDecoding, TheNameOfAValueIsNoValue) {
+  namespace sd = sotto::privacy::detail;
+  const sotto::privacy::PiiLexicon lex;
+  sd::Utterance u;
+  ASSERT_TRUE(sd::tokenize("my sin is 673-833-117 please", lex, u));
+  sd::Candidates c;
+  c.add(3, 4, sotto::privacy::PiiType::ssn, sd::prio::ssn);
+  EXPECT_TRUE(sd::namesARuleValue(u, c, c.n, 1, 2));
+  sd::Utterance licence;
+  ASSERT_TRUE(sd::tokenize("my driving licence number is 06972314201", lex, licence));
+  sd::Candidates lc;
+  lc.add(5, 6, sotto::privacy::PiiType::accountNumber, sd::prio::account);
+  EXPECT_TRUE(sd::namesARuleValue(licence, lc, lc.n, 2, 3));
+  sd::Utterance health;  // no value after "is": the condition is one
+  ASSERT_TRUE(sd::tokenize("my diabetes is getting worse", lex, health));
+  const sd::Candidates none;
+  EXPECT_FALSE(sd::namesARuleValue(health, none, 0, 1, 2));
+  EXPECT_FALSE(sd::namesARuleValue(u, c, c.n, 3, 4));  // the value itself
+}
