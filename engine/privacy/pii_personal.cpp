@@ -50,6 +50,12 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
             u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter;
     } else if (i > 0 && u.tok[i - 1].colonAfter && u.is(i - 1, "age")) {
       age = true;
+    } else if (u.anyOf(e, e + 1, {"is", "was"}) && u.is(e + 1, "how") && u.is(e + 2, "old")) {
+      age = true;  // "thirty one is how old i am"
+    } else if (i > 0 && u.tok[i - 1].possessive && (u.has(i - 1, lex::relation) || personCandidateEndsAt(c, i)) &&
+               (e == u.n || u.anyOf(e, e + 1, {"this", "now", "today", "already", "next", "and", "in", "on"}) ||
+                u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter)) {
+      age = true;  // "grandma's 33 this year": 's is "is"
     }
     if (age) c.add(i, e, PiiType::age, prio::age);
     i = e - 1;

@@ -15,6 +15,12 @@ TEST(PiiAge, NumberOnly) {
   EXPECT_EQ(found("my four year old won't go to sleep"), (Spans{"AGE=four"}));
 }
 
+TEST(PiiAge, NamedAfterOrAfterAPossessive) {
+  EXPECT_EQ(found("thirty one is how old i am"), (Spans{"AGE=thirty one"}));
+  EXPECT_EQ(found("grandma's 33 this year"), (Spans{"AGE=33"}));
+  EXPECT_TRUE(found("grandma's 33 bus is late").empty());
+}
+
 TEST(PiiAge, NotAges) {
   EXPECT_TRUE(found("how old is the eiffel tower").empty());
   EXPECT_TRUE(found("set a timer for forty two minutes").empty());
