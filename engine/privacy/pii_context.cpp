@@ -223,12 +223,18 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
                                          "license", "dl"}) &&
                       u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
                      (u.anyOf(i, i + 1, {"licence", "license"}) &&
-                      u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"}));
+                      u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"})) ||
+                     // A card that is no payment card: "my library card number is ...".
+                     (u.is(i, "card") && u.anyOf(i + 1, i + 2, {"number", "no", "id", "num"}) &&
+                      u.anyOf(i - 1, i, {"library", "loyalty", "membership", "member", "gym", "rewards", "club",
+                                         "insurance", "health", "student", "staff", "id", "transit", "oyster"}));
     if (!cue || u.is(i, "iban")) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
       if (u.anyOf(s, s + 1, {"number", "no", "id", "#", "num", "is", "it's", "its", "was", "nr"})) {
         ++s;
+      } else if (u.anyOf(s, s + 1, {"ending", "ends", "ended"}) && u.anyOf(s + 1, s + 2, {"in", "with"})) {
+        s += 2;  // "the account ending in five five two one"
       } else {
         break;
       }

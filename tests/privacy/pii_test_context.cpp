@@ -72,6 +72,9 @@ TEST(PiiAccount, NamedAfterTheValue) {
             (Spans{"PIN_OR_PASSWORD=meadow sunflower four hundred eighty three"}));
   EXPECT_EQ(found("my ss number is eight two three four two one three six five"),
             (Spans{"SSN=eight two three four two one three six five"}));
+  EXPECT_EQ(found("the account ending in five five two one"), (Spans{"ACCOUNT_NUMBER=five five two one"}));
+  EXPECT_EQ(found("my library card number is two one one nine four four eight"),
+            (Spans{"ACCOUNT_NUMBER=two one one nine four four eight"}));
   EXPECT_TRUE(found("4 is my favourite number").empty());
   EXPECT_TRUE(found("2020 was the year i opened my account").empty());
   EXPECT_TRUE(found("1234 is for the guest account").empty());
