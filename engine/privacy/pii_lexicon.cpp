@@ -14,6 +14,8 @@ using detail::kConditionWords;
 using detail::kFamousPeople;
 using detail::kFirstNames;
 using detail::kMedications;
+using detail::kWordNetConditions;
+using detail::kWordNetMedications;
 using detail::kSurnames;
 
 // Words that are never a name on their own in an utterance (verbs, nouns and adjectives a speaker is likely to
@@ -148,6 +150,8 @@ PiiLexicon::PiiLexicon() {
   addList(kConditionWords, lex::condition);
   addPhrases(kConditionPhrases, lex::condition);
   addList(kMedications, lex::medication);
+  addPhrases(kWordNetConditions, lex::condition);
+  addPhrases(kWordNetMedications, lex::medication);
   addList(kStreetTypes, lex::streetType);
   addList(kPlaceHeads, lex::placeHead);
   addList(kPlaceQualifiers, lex::placeQualifier);

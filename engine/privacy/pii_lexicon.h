@@ -62,6 +62,8 @@ extern const std::string_view kFamousPeople;     // comma-separated full names
 extern const std::string_view kConditionWords;   // single-word conditions
 extern const std::string_view kConditionPhrases; // comma-separated multi-word conditions
 extern const std::string_view kMedications;      // single-word drug names (generic and brand)
+extern const std::string_view kWordNetConditions;   // comma-separated, generated from WordNet (gen_pii_medical.py)
+extern const std::string_view kWordNetMedications;  // comma-separated, generated from WordNet (gen_pii_medical.py)
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).
 inline constexpr std::size_t kEnglishFilterParts = 4;

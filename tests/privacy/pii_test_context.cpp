@@ -96,6 +96,10 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("I have celiac disease so no bread please."), (Spans{"HEALTH=celiac disease"}));
   // An unknown drug name caught by its suffix after a strong cue.
   EXPECT_EQ(found("my dad takes zorbatrelin and quorvastatin"), (Spans{"HEALTH=quorvastatin"}));
+  // Terms only WordNet lists (gen_pii_medical.py); its everyday words stay out.
+  EXPECT_EQ(found("my dad takes colchicine every morning"), (Spans{"HEALTH=colchicine"}));
+  EXPECT_EQ(found("my son has impetigo again"), (Spans{"HEALTH=impetigo"}));
+  EXPECT_TRUE(found("pick me up from my school at five").empty());
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
