@@ -6,7 +6,8 @@
 #     knows, the people and cities it names (public figures and public places: hard negatives), foods, animals;
 #   - the CMU pronouncing dictionary that pocketsphinx ships (pocketsphinx-en-us): words said the same way, the
 #     recogniser's likeliest substitutions.
-# Only the training generator reads these; the product never does. Output depends only on the files' contents,
+# The training generator reads these, and engine/privacy/gen_pii_medical.py writes the product's WordNet medical
+# table from them (committed: the product never reads WordNet). Output depends only on the files' contents,
 # which Debian pins per release, so a seed still gives the same bytes.
 
 import os
