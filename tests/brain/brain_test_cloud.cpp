@@ -138,12 +138,12 @@ TEST(BrainCloud, PrivacyModeIntentStopsEscalationAtOnce) {
   const size_t before = peer.server->requests();
   const AskResult sw = ask(*b, "turn on privacy mode");
   EXPECT_EQ(sw.route, router::Route::intent);
-  EXPECT_EQ(b->privacyMode(), router::PrivacyMode::offline);
+  EXPECT_EQ(b->privacyMode(), privacy::PrivacyMode::offline);
   const AskResult r = ask(*b, "how far away is the moon");
   EXPECT_FALSE(r.escalated);
   EXPECT_EQ(peer.server->requests(), before);
   ask(*b, "turn off privacy mode");
-  EXPECT_EQ(b->privacyMode(), router::PrivacyMode::private_);
+  EXPECT_EQ(b->privacyMode(), privacy::PrivacyMode::private_);
   EXPECT_TRUE(ask(*b, "why is the sea salty").escalated);
 }
 
@@ -312,7 +312,7 @@ TEST(BrainCloudUntrusted, NoSecretIsReadBack) {
   BrainOverrides o = testOverrides();
   o.cloudUrl = peer.url();
   o.forced = router::ForcedRoute::cloud;
-  o.privacy = router::PrivacyMode::standard;
+  o.privacy = privacy::PrivacyMode::standard;
   auto b = makeBrain(testConfig(dir.path()), o);
   ASSERT_TRUE(b);
   const AskResult r = ask(*b, "my pin is 4412 what should I change it to");
