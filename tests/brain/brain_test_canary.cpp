@@ -10,8 +10,8 @@
 #include <atomic>
 #include <cstdio>
 
+#include "app/serve/server.h"
 #include "engine/cache/sealed_file.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -146,9 +146,9 @@ class Canary : public ::testing::Test {
     auto gen = llm::Generator::create(*model_, *tokenizer_, go);
     ASSERT_TRUE(gen.ok());
     generator_ = std::move(*gen).release();
-    cloud::ServerOptions so;
+    serve::ServerOptions so;
     so.maxTokensCap = 8;
-    auto server = cloud::LoopbackServer::start(*generator_, *model_, so);
+    auto server = serve::LoopbackServer::start(*generator_, *model_, so);
     ASSERT_TRUE(server.ok()) << server.error().message;
     server_ = std::move(*server).release();
   }
@@ -238,12 +238,12 @@ class Canary : public ::testing::Test {
   static llm::Model* model_;
   static llm::Tokenizer* tokenizer_;
   static llm::Generator* generator_;
-  static cloud::LoopbackServer* server_;
+  static serve::LoopbackServer* server_;
 };
 llm::Model* Canary::model_ = nullptr;
 llm::Tokenizer* Canary::tokenizer_ = nullptr;
 llm::Generator* Canary::generator_ = nullptr;
-cloud::LoopbackServer* Canary::server_ = nullptr;
+serve::LoopbackServer* Canary::server_ = nullptr;
 
 TEST_F(Canary, OfflineOpensNoSocketAndSendsNothing) {
   const Evidence ev = run(privacy::PrivacyMode::offline);

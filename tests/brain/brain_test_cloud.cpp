@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "app/serve/server.h"
 #include "engine/cloud/chat.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -25,7 +25,7 @@ struct Peer {
   std::unique_ptr<llm::Model> model;
   std::unique_ptr<llm::Tokenizer> tokenizer;
   std::unique_ptr<llm::Generator> generator;
-  std::unique_ptr<cloud::LoopbackServer> server;
+  std::unique_ptr<serve::LoopbackServer> server;
 
   explicit Peer(const std::string& fault, const std::string& script = "") {
     auto m = llm::Model::load(storiesModel());
@@ -42,13 +42,13 @@ struct Peer {
     EXPECT_TRUE(g.ok());
     if (!g) return;
     generator = std::move(*g);
-    cloud::ServerOptions so;
+    serve::ServerOptions so;
     so.maxTokensCap = 8;
-    auto f = cloud::parseServerFault(fault);
+    auto f = serve::parseServerFault(fault);
     EXPECT_TRUE(f.ok());
     so.fault = *f;
     so.script = script;
-    auto s = cloud::LoopbackServer::start(*generator, *model, so);
+    auto s = serve::LoopbackServer::start(*generator, *model, so);
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
     if (s) server = std::move(*s);
   }
