@@ -140,7 +140,7 @@ struct Brain::Impl {
   std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
   std::string semanticCacheReport;  // see Brain::semanticCacheReport()
   bool semanticCacheOff = false;
-  std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
+  std::atomic<privacy::PrivacyMode> mode{privacy::PrivacyMode::private_};
 
   std::unique_ptr<privacy::PiiClassifier> pii;
   privacy::PolicyTable policy = privacy::PolicyTable::defaults();
@@ -472,7 +472,7 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
   privacy::SpanBuffer spans;
   const bool classified = pii->classify(text, spans).ok();
   const privacy::EscalationDecision escalation =
-      privacy::decideEscalation(static_cast<privacy::PrivacyMode>(in.mode), text, classified, spans, policy, anonymizer);
+      privacy::decideEscalation(in.mode, text, classified, spans, policy, anonymizer);
   if (!classified || spans.overflowed()) {
     in.pii = router::PiiVerdict::localOnly;  // not wholly checked: treat it as wholly sensitive
   } else if (!spans.empty()) {
@@ -547,11 +547,9 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
       if (handled && !handled->speech.empty()) sink.onText(handled->speech);
       // "go offline" / "privacy online": the switch takes effect for the very next request.
       if (handled && handled->effect.kind == intents::EffectKind::privacyOffline) {
-        mode = router::PrivacyMode::offline;
+        mode = privacy::PrivacyMode::offline;
       } else if (handled && handled->effect.kind == intents::EffectKind::privacyOnline) {
-        mode = static_cast<router::PrivacyMode>(config.privacy == config::PrivacyMode::offline
-                                                    ? config::PrivacyMode::private_
-                                                    : config.privacy);
+        mode = config.privacy == privacy::PrivacyMode::offline ? privacy::PrivacyMode::private_ : config.privacy;
       }
       break;
     }
@@ -603,7 +601,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const config::Config& config, const
   auto impl = std::make_unique<Impl>();
   impl->config = config;
   impl->overrides = overrides;
-  impl->mode = overrides.privacy ? *overrides.privacy : static_cast<router::PrivacyMode>(config.privacy);
+  impl->mode = overrides.privacy ? *overrides.privacy : config.privacy;
   const std::string stateDir = overrides.stateDir ? *overrides.stateDir : config.stateDir;
 
   const std::string catalogue =
@@ -815,8 +813,8 @@ Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipelin
   return impl_->ask(text, sink, cancel);
 }
 
-void Brain::setPrivacyMode(router::PrivacyMode mode) { impl_->mode = mode; }
-router::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
+void Brain::setPrivacyMode(privacy::PrivacyMode mode) { impl_->mode = mode; }
+privacy::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
 const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
 router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
 const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }

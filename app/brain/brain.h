@@ -19,7 +19,7 @@ namespace sotto::brain {
 
 // Command-line overrides of the config (sotto ask).
 struct BrainOverrides {
-  std::optional<router::PrivacyMode> privacy;
+  std::optional<privacy::PrivacyMode> privacy;
   router::ForcedRoute forced = router::ForcedRoute::automatic;
   std::optional<std::string> cloudUrl;   // --cloud URL (http:// only for loopback)
   std::optional<std::string> modelPath;  // --model FILE ("" = no local model)
@@ -94,8 +94,8 @@ class Brain {
   Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr);
 
   // Run-time privacy switch (the "privacy offline/online" intents and the control API use it).
-  void setPrivacyMode(router::PrivacyMode mode);
-  router::PrivacyMode privacyMode() const;
+  void setPrivacyMode(privacy::PrivacyMode mode);
+  privacy::PrivacyMode privacyMode() const;
   // The router's counters (route mix, fillers, fallbacks, hard timeouts, answers cut short ...). Any thread.
   router::RouterCounts routerCounts() const;
   // What could not be loaded at create(), one line each.

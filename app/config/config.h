@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/privacy/mode.h"
+
 namespace sotto::config {
 
 // Where the daemon reads its configuration unless --config names another file.
@@ -19,8 +21,6 @@ inline constexpr const char* kDefaultPath = "/etc/sotto/sotto.xml";
 inline constexpr std::size_t kMaxFileBytes = 1024 * 1024;
 // The only <sotto version="..."> this build reads.
 inline constexpr int kSchemaVersion = 1;
-
-enum class PrivacyMode { offline, private_, standard };
 
 struct AudioEndpoint {
   std::string backend, device;  // backend: a registered audio backend name (alsa, wav, null, ...)
@@ -41,7 +41,7 @@ struct Config {
   std::vector<int> audioCpus, speechCpus, llmCpus;  // ascending, no duplicates; empty = no pinning
   int audioPriority = 0;                            // SCHED_FIFO priority; 0 = normal scheduling
   bool mlockAll = false;
-  PrivacyMode privacy = PrivacyMode::private_;
+  privacy::PrivacyMode privacy = privacy::PrivacyMode::private_;
   std::string cloudEndpoint, cloudModel, cloudApiKeyFile;  // empty endpoint = no cloud
   uint32_t cloudConnectTimeoutMs = 0, cloudFirstByteTimeoutMs = 0;
   uint32_t cloudIdleTimeoutMs = 0;
@@ -125,9 +125,6 @@ LoadResult applyOverrides(const Config& base, std::span<const std::string> assig
 
 // The settings reference (Markdown), generated from the settings table; committed as config/settings-reference.md.
 std::string referenceMarkdown();
-
-// "offline", "private" or "standard": the spelling used in the file.
-const char* privacyModeName(PrivacyMode mode);
 
 // Serializes every setting; loadString(toXml(c)) yields c again for any valid c.
 std::string toXml(const Config& config);

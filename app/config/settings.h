@@ -32,7 +32,7 @@ enum class ValueType {
 template <typename T>
 using FieldRef = T& (*)(Config&);
 using Field = std::variant<FieldRef<std::string>, FieldRef<uint32_t>, FieldRef<int>, FieldRef<bool>,
-                           FieldRef<std::vector<int>>, FieldRef<PrivacyMode>, FieldRef<float>>;
+                           FieldRef<std::vector<int>>, FieldRef<privacy::PrivacyMode>, FieldRef<float>>;
 
 struct Setting {
   std::string_view path;  // element.element.attribute below <sotto>, e.g. "audio.capture.rate"

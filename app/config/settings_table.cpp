@@ -53,7 +53,7 @@ constexpr Setting choiceSetting(std::string_view path, std::string_view def, std
   return {path, ValueType::choice, def, "", 0, 0, choices, false, 0, description, field};
 }
 constexpr Setting choiceSetting(std::string_view path, std::string_view def, std::span<const std::string_view> choices,
-                                FieldRef<PrivacyMode> field, std::string_view description) {
+                                FieldRef<privacy::PrivacyMode> field, std::string_view description) {
   return {path, ValueType::choice, def, "", 0, 0, choices, false, 0, description, field};
 }
 constexpr Setting cpuListSetting(std::string_view path, FieldRef<std::vector<int>> field,
@@ -61,8 +61,6 @@ constexpr Setting cpuListSetting(std::string_view path, FieldRef<std::vector<int
   return {path, ValueType::cpuList, "", "", 0, 0, {}, true, 0, description, field};
 }
 
-// In the order of enum class PrivacyMode.
-constexpr std::array<std::string_view, 3> kPrivacyModes{"offline", "private", "standard"};
 // The names sotto::privacy::parsePiiPolicy accepts.
 constexpr std::array<std::string_view, 3> kPiiPolicies{"local-only", "redact", "allow"};
 // The names sotto::log::parseLevel accepts.
@@ -201,7 +199,7 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("threads.mlockall", "true", SOTTO_FIELD(mlockAll),
                 "Lock all of the daemon's memory (mlockall) so that real-time threads never page-fault."),
 
-    choiceSetting("privacy.mode", "private", kPrivacyModes, SOTTO_FIELD(privacy),
+    choiceSetting("privacy.mode", "private", privacy::kPrivacyModeNames, SOTTO_FIELD(privacy),
                   "offline: no network at all; private: anonymized escalation, local-only PII stays; standard: "
                   "anonymized escalation whenever the router decides."),
     unsignedSetting("privacy.device-id-rotation-h", "24", "h", 1, 8760, SOTTO_FIELD(deviceIdRotationH),
@@ -406,18 +404,12 @@ consteval bool tableIsConsistent() {
   return true;
 }
 static_assert(tableIsConsistent(), "settings table: duplicate path, bad range, bad default choice or bad rule");
-static_assert(kPrivacyModes.size() == static_cast<std::size_t>(PrivacyMode::standard) + 1);
 
 }  // namespace
 
 std::span<const Setting> settings() { return kSettings; }
 std::span<const Rule> rules() { return kRules; }
 const Setting* findSetting(std::string_view path) { return find(path); }
-
-const char* privacyModeName(PrivacyMode mode) {
-  const auto index = static_cast<std::size_t>(mode);
-  return index < kPrivacyModes.size() ? kPrivacyModes[index].data() : "unknown";  // literals: NUL-terminated
-}
 
 Config defaults() {
   Config config;

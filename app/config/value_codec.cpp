@@ -343,8 +343,8 @@ std::optional<std::string> assign(const Setting& s, std::string_view text, Confi
     case ValueType::choice: {
       std::size_t index = 0;
       if (auto error = parseChoice(s, text, index)) return error;
-      if (std::holds_alternative<FieldRef<PrivacyMode>>(s.field)) {
-        return store(s, config, static_cast<PrivacyMode>(index));  // choices are listed in enum order
+      if (std::holds_alternative<FieldRef<privacy::PrivacyMode>>(s.field)) {
+        return store(s, config, static_cast<privacy::PrivacyMode>(index));  // choices are listed in enum order
       }
       return store(s, config, std::string(text));
     }
@@ -368,8 +368,8 @@ std::string render(const Setting& s, const Config& config) {
     case ValueType::signedInt: return std::to_string(read<int>(s, config));
     case ValueType::fraction: return formatFraction(read<float>(s, config));
     case ValueType::choice:
-      if (std::holds_alternative<FieldRef<PrivacyMode>>(s.field)) {
-        const auto index = static_cast<std::size_t>(read<PrivacyMode>(s, config));
+      if (std::holds_alternative<FieldRef<privacy::PrivacyMode>>(s.field)) {
+        const auto index = static_cast<std::size_t>(read<privacy::PrivacyMode>(s, config));
         return index < s.choices.size() ? std::string(s.choices[index]) : std::string();
       }
       return read<std::string>(s, config);

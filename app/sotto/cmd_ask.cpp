@@ -108,12 +108,11 @@ int cmdAsk(int argc, char** argv) {
       asJson = true;
     } else if (a == "--privacy") {
       if (!need("a mode")) return 2;
-      router::PrivacyMode m;
-      if (!router::parsePrivacyMode(v, m)) {
+      ov.privacy = privacy::parsePrivacyMode(v);
+      if (!ov.privacy) {
         std::fprintf(stderr, "sotto ask: --privacy must be offline, private or standard\n");
         return 2;
       }
-      ov.privacy = m;
       ++i;
     } else if (a == "--route") {
       if (!need("a route")) return 2;

@@ -12,9 +12,9 @@
 
 #include <sodium.h>
 
+#include "app/serve/server.h"
 #include "app/sotto/commands.h"
 #include "engine/cloud/client.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -89,7 +89,7 @@ bool parseUnsigned(const char* s, unsigned long max, unsigned long& out) {
 
 int cmdServe(int argc, char** argv) {
   std::string modelPath, backend = "cpu";
-  cloud::ServerOptions so;
+  serve::ServerOptions so;
   so.port = 8080;
   std::string apiKeyFile;
   unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
@@ -117,7 +117,7 @@ int cmdServe(int argc, char** argv) {
     } else if (a == "--api-key-file") {
       apiKeyFile = v;
     } else if (a == "--fault") {
-      auto f = cloud::parseServerFault(v);
+      auto f = serve::parseServerFault(v);
       if (!f) {
         std::fprintf(stderr, "sotto serve: %s\n", f.error().message.c_str());
         return 2;
@@ -181,7 +181,7 @@ int cmdServe(int argc, char** argv) {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  auto server = cloud::LoopbackServer::start(**generator, **model, so);
+  auto server = serve::LoopbackServer::start(**generator, **model, so);
   if (!server) return fail(server.error().message);
   if (so.allowRemote && !cloud::isLoopbackHost(so.bind)) {
     std::fprintf(stderr,

@@ -14,7 +14,7 @@
 #include <new>
 #include <random>
 
-#include "bench/common/stream_read.h"
+#include "app/sotto_bench/stream_read.h"
 #include "engine/llm/forward.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"

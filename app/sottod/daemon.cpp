@@ -92,7 +92,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
   }
 
   SOTTO_LOG_INFO("daemon", "starting", "sottod starting with %s (privacy %s, log level %s)", configPath.c_str(),
-                 config::privacyModeName(cfg.privacy), cfg.logLevel.c_str());
+                 privacy::privacyModeName(cfg.privacy), cfg.logLevel.c_str());
   Notifier notifier;
 
   std::vector<std::string> degraded;

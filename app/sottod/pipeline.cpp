@@ -231,7 +231,7 @@ std::string Pipeline::statusLine() const {
   } else {
     s += "; no speaker";
   }
-  s += std::string("; privacy ") + config::privacyModeName(cfg_.privacy);
+  s += std::string("; privacy ") + privacy::privacyModeName(cfg_.privacy);
   if (audio_) {
     auto c = audio_->counters();
     std::snprintf(buf, sizeof buf, "; %llu frames, %llu dropped, %llu device errors",

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/common/stream_read.h"
+#include "app/sotto_bench/stream_read.h"
 #include "bench/common/sysinfo.h"
 #include "sotto/hal/compute.h"
 #include "sotto/hal/quant.h"

@@ -1,24 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Privacy mode names, per-type policy table and the escalation decision (see policy.h for the rules).
+// Per-type policy table and the escalation decision (see policy.h for the rules).
 #include "engine/privacy/policy.h"
 
 namespace sotto::privacy {
-
-const char* privacyModeName(PrivacyMode mode) noexcept {
-  switch (mode) {
-    case PrivacyMode::offline: return "offline";
-    case PrivacyMode::private_: return "private";
-    case PrivacyMode::standard: return "standard";
-  }
-  return "unknown";
-}
-
-std::optional<PrivacyMode> parsePrivacyMode(std::string_view name) noexcept {
-  if (name == "offline") return PrivacyMode::offline;
-  if (name == "private") return PrivacyMode::private_;
-  if (name == "standard") return PrivacyMode::standard;
-  return std::nullopt;
-}
 
 const char* piiPolicyName(PiiPolicy policy) noexcept {
   switch (policy) {

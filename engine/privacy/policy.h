@@ -11,15 +11,11 @@
 #include <string_view>
 
 #include "engine/privacy/anonymizer.h"
+#include "engine/privacy/mode.h"
 #include "engine/privacy/pii.h"
 #include "sotto/hal/result.h"
 
 namespace sotto::privacy {
-
-// Same order and spellings as config::PrivacyMode ("offline", "private", "standard").
-enum class PrivacyMode : std::uint8_t { offline, private_, standard };
-const char* privacyModeName(PrivacyMode mode) noexcept;
-std::optional<PrivacyMode> parsePrivacyMode(std::string_view name) noexcept;
 
 // The current privacy mode. get(): any thread, including real-time ones (one lock-free atomic load). set(): the
 // control or brain thread (privacy intents, control API, mute switch); never blocks. A request already decided

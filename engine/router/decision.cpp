@@ -20,7 +20,7 @@ bool semanticHit(const RouteInputs& in, const RouterThresholds& th) noexcept {
 
 // The gates every cloud request passes, forced or not: privacy first, so the reason names privacy when it applies.
 CloudBlock hardBlock(const RouteInputs& in) noexcept {
-  if (in.mode == PrivacyMode::offline) return CloudBlock::offline;
+  if (in.mode == privacy::PrivacyMode::offline) return CloudBlock::offline;
   if (in.pii == PiiVerdict::localOnly) return CloudBlock::piiLocalOnly;
   if (!in.cloud.configured) return CloudBlock::notConfigured;
   if (in.cloud.capReached) return CloudBlock::costCap;
@@ -116,7 +116,7 @@ std::size_t formatDecision(const RouteDecision& d, const RouteInputs& in, std::s
       out.data(), out.size(),
       "route=%s reason=%s block=%s mode=%s pii=%s forced=%s intent=%.2f local=%s cache=%s sim=%.2f guards=%s "
       "breaker=%s cap=%s pred_ms=%u cloud_ms=%u",
-      routeName(d.route), reasonName(d.reason), cloudBlockName(d.cloudBlock), privacyModeName(in.mode),
+      routeName(d.route), reasonName(d.reason), cloudBlockName(d.cloudBlock), privacy::privacyModeName(in.mode),
       piiVerdictName(in.pii), forcedRouteName(in.forced), static_cast<double>(d.scores.intentConfidence), local,
       cacheOutcomeName(in.cache.outcome), static_cast<double>(d.scores.similarity), guards,
       in.cloud.configured ? breakerStateName(in.cloud.breaker) : "none", in.cloud.capReached ? "reached" : "ok",

@@ -53,7 +53,7 @@ struct LatencyInput {
 
 // Everything decide() looks at. Deliberately holds no text: nothing from the utterance can reach the log line.
 struct RouteInputs {
-  PrivacyMode mode = PrivacyMode::private_;
+  privacy::PrivacyMode mode = privacy::PrivacyMode::private_;
   PiiVerdict pii = PiiVerdict::none;
   IntentInput intent;
   CacheInput cache;

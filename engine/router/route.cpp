@@ -16,7 +16,6 @@ const char* pick(const std::array<const char*, N>& names, E value) noexcept {
 
 constexpr std::array<const char*, kRouteCount> kRouteNames{"intent", "cache", "local", "cloud", "cannot-answer"};
 constexpr std::array<const char*, 5> kForcedNames{"auto", "intent", "cache", "local", "cloud"};
-constexpr std::array<const char*, 3> kModeNames{"offline", "private", "standard"};
 constexpr std::array<const char*, 3> kPiiNames{"none", "redactable", "local-only"};
 constexpr std::array<const char*, 3> kCacheNames{"miss", "exact", "semantic"};
 constexpr std::array<const char*, 3> kBreakerNames{"closed", "open", "half-open"};
@@ -48,7 +47,6 @@ Millis steadyNow() noexcept {
 
 const char* routeName(Route r) noexcept { return pick(kRouteNames, r); }
 const char* forcedRouteName(ForcedRoute r) noexcept { return pick(kForcedNames, r); }
-const char* privacyModeName(PrivacyMode m) noexcept { return pick(kModeNames, m); }
 const char* piiVerdictName(PiiVerdict v) noexcept { return pick(kPiiNames, v); }
 const char* cacheOutcomeName(CacheOutcome c) noexcept { return pick(kCacheNames, c); }
 const char* breakerStateName(BreakerState s) noexcept { return pick(kBreakerNames, s); }
@@ -61,17 +59,6 @@ bool parseForcedRoute(const char* text, ForcedRoute& out) noexcept {
   for (std::size_t i = 0; i < kForcedNames.size(); ++i) {
     if (std::strcmp(text, kForcedNames[i]) == 0) {
       out = static_cast<ForcedRoute>(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-bool parsePrivacyMode(const char* text, PrivacyMode& out) noexcept {
-  if (text == nullptr) return false;
-  for (std::size_t i = 0; i < kModeNames.size(); ++i) {
-    if (std::strcmp(text, kModeNames[i]) == 0) {
-      out = static_cast<PrivacyMode>(i);
       return true;
     }
   }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Router vocabulary: routes, reasons, privacy and PII verdicts, cache and cloud-health states, and their names.
+// Router vocabulary: routes, reasons, PII verdicts, cache and cloud-health states, and their names.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+
+#include "engine/privacy/mode.h"  // privacy::PrivacyMode, one of the router's inputs
 
 namespace sotto::router {
 
@@ -19,9 +21,6 @@ inline constexpr std::size_t kRouteCount = 5;
 
 // --route: automatic, or one route forced (still subject to the privacy mode and the PII policy).
 enum class ForcedRoute : std::uint8_t { automatic, intent, cache, local, cloud };
-
-// The router's copy of config::PrivacyMode (same order; the engine does not include app/).
-enum class PrivacyMode : std::uint8_t { offline, private_, standard };
 
 // The privacy policy's escalation verdict for this utterance: no PII, only PII the policy lets leave anonymized
 // (redact/allow types), or at least one local-only span (or a classifier that could not check the text, which
@@ -68,7 +67,6 @@ inline constexpr std::size_t kCloudBlockCount = 7;
 // Stable lowercase names for logs, metrics and JSON ("cannot-answer", "low-confidence" ...). Any thread.
 const char* routeName(Route r) noexcept;
 const char* forcedRouteName(ForcedRoute r) noexcept;
-const char* privacyModeName(PrivacyMode m) noexcept;
 const char* piiVerdictName(PiiVerdict v) noexcept;
 const char* cacheOutcomeName(CacheOutcome c) noexcept;
 const char* breakerStateName(BreakerState s) noexcept;
@@ -76,8 +74,7 @@ const char* reasonName(Reason r) noexcept;   // machine name: "intent-confident"
 const char* reasonText(Reason r) noexcept;   // short human text: "intent matched confidently"
 const char* cloudBlockName(CloudBlock b) noexcept;
 
-// Parses --route (auto|intent|cache|local|cloud) and --privacy spellings; false when unknown.
+// Parses --route (auto|intent|cache|local|cloud); false when unknown. (--privacy: privacy::parsePrivacyMode.)
 bool parseForcedRoute(const char* text, ForcedRoute& out) noexcept;
-bool parsePrivacyMode(const char* text, PrivacyMode& out) noexcept;
 
 }  // namespace sotto::router

@@ -10,8 +10,8 @@
 #include <atomic>
 #include <cstdio>
 
+#include "app/serve/server.h"
 #include "engine/cache/sealed_file.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -146,9 +146,9 @@ class Canary : public ::testing::Test {
     auto gen = llm::Generator::create(*model_, *tokenizer_, go);
     ASSERT_TRUE(gen.ok());
     generator_ = std::move(*gen).release();
-    cloud::ServerOptions so;
+    serve::ServerOptions so;
     so.maxTokensCap = 8;
-    auto server = cloud::LoopbackServer::start(*generator_, *model_, so);
+    auto server = serve::LoopbackServer::start(*generator_, *model_, so);
     ASSERT_TRUE(server.ok()) << server.error().message;
     server_ = std::move(*server).release();
   }
@@ -169,9 +169,9 @@ class Canary : public ::testing::Test {
     int inetSockets = 0, inetConnects = 0;
     size_t escalated = 0;
   };
-  Evidence run(router::PrivacyMode mode) { return run(mode, kPlants); }
+  Evidence run(privacy::PrivacyMode mode) { return run(mode, kPlants); }
   template <std::size_t N>
-  Evidence run(router::PrivacyMode mode, const Plant (&plants)[N], std::vector<bool>* escalatedEach = nullptr) {
+  Evidence run(privacy::PrivacyMode mode, const Plant (&plants)[N], std::vector<bool>* escalatedEach = nullptr) {
     ScratchDir dir;
     Evidence ev;
     config::Config c = testConfig(dir.path());
@@ -238,15 +238,15 @@ class Canary : public ::testing::Test {
   static llm::Model* model_;
   static llm::Tokenizer* tokenizer_;
   static llm::Generator* generator_;
-  static cloud::LoopbackServer* server_;
+  static serve::LoopbackServer* server_;
 };
 llm::Model* Canary::model_ = nullptr;
 llm::Tokenizer* Canary::tokenizer_ = nullptr;
 llm::Generator* Canary::generator_ = nullptr;
-cloud::LoopbackServer* Canary::server_ = nullptr;
+serve::LoopbackServer* Canary::server_ = nullptr;
 
 TEST_F(Canary, OfflineOpensNoSocketAndSendsNothing) {
-  const Evidence ev = run(router::PrivacyMode::offline);
+  const Evidence ev = run(privacy::PrivacyMode::offline);
   EXPECT_EQ(ev.inetSockets, 0);
   EXPECT_EQ(ev.inetConnects, 0);
   EXPECT_TRUE(ev.serverBodies.empty());
@@ -256,7 +256,7 @@ TEST_F(Canary, OfflineOpensNoSocketAndSendsNothing) {
 }
 
 TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
-  const Evidence ev = run(router::PrivacyMode::private_);
+  const Evidence ev = run(privacy::PrivacyMode::private_);
   size_t redactable = 0;
   for (const Plant& p : kPlants) redactable += p.localOnly ? 0 : 1;
   EXPECT_EQ(ev.escalated, redactable);
@@ -276,7 +276,7 @@ TEST_F(Canary, PrivateSendsOnlyAnonymizedAndNeverLocalOnlyTypes) {
 }
 
 TEST_F(Canary, StandardEscalatesAnonymizedOrKeepsLocal) {
-  const Evidence ev = run(router::PrivacyMode::standard);
+  const Evidence ev = run(privacy::PrivacyMode::standard);
   // A local-only value the model only suspects (no span to redact) stays local even here; the rest escalates.
   EXPECT_GE(ev.escalated, kRuleRecognized);
   EXPECT_LE(ev.escalated, std::size(kPlants));
@@ -287,12 +287,12 @@ TEST_F(Canary, StandardEscalatesAnonymizedOrKeepsLocal) {
 
 TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
   std::vector<bool> each;
-  const Evidence offline = run(router::PrivacyMode::offline, kIssue19Plants);
+  const Evidence offline = run(privacy::PrivacyMode::offline, kIssue19Plants);
   EXPECT_EQ(offline.inetSockets, 0);
   EXPECT_TRUE(offline.serverBodies.empty());
   for (const Plant& p : kIssue19Plants) expectAbsent(offline, p, "offline");
 
-  const Evidence priv = run(router::PrivacyMode::private_, kIssue19Plants, &each);
+  const Evidence priv = run(privacy::PrivacyMode::private_, kIssue19Plants, &each);
   ASSERT_EQ(each.size(), std::size(kIssue19Plants));
   for (std::size_t k = 0; k < each.size(); ++k) {
     // Local-only forms keep their request on the device; the others leave only with placeholders (so the test
@@ -309,7 +309,7 @@ TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
     }
   }
 
-  const Evidence standard = run(router::PrivacyMode::standard, kIssue19Plants);
+  const Evidence standard = run(privacy::PrivacyMode::standard, kIssue19Plants);
   EXPECT_EQ(standard.serverBodies, standard.audited);
   EXPECT_GE(standard.escalated, 5u);  // at least the redactable ones went, anonymized
   for (const Plant& p : kIssue19Plants) expectAbsent(standard, p, "standard");
@@ -326,14 +326,14 @@ TEST_F(Canary, LinesTheClassifierRefusesStayOnTheDevice) {
   // The JSON encoder would send the stray byte as U+FFFD: the digits after it are what must not appear.
   static const Plant kRefused[] = {{longLine.c_str(), "five five five oh one two three", false},
                                    {"text my sister at 555 01\xFF""23 about dinner", "555 01", false, "23 about"}};
-  for (auto mode : {router::PrivacyMode::private_, router::PrivacyMode::standard}) {
+  for (auto mode : {privacy::PrivacyMode::private_, privacy::PrivacyMode::standard}) {
     std::vector<bool> each;
     const Evidence ev = run(mode, kRefused, &each);
     ASSERT_EQ(each.size(), std::size(kRefused));
     for (bool escalated : each) EXPECT_FALSE(escalated);
     EXPECT_TRUE(ev.serverBodies.empty());
     EXPECT_TRUE(ev.audited.empty());
-    for (const Plant& p : kRefused) expectAbsent(ev, p, mode == router::PrivacyMode::private_ ? "private" : "standard");
+    for (const Plant& p : kRefused) expectAbsent(ev, p, mode == privacy::PrivacyMode::private_ ? "private" : "standard");
   }
 }
 

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "app/serve/server.h"
 #include "engine/cloud/chat.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -25,7 +25,7 @@ struct Peer {
   std::unique_ptr<llm::Model> model;
   std::unique_ptr<llm::Tokenizer> tokenizer;
   std::unique_ptr<llm::Generator> generator;
-  std::unique_ptr<cloud::LoopbackServer> server;
+  std::unique_ptr<serve::LoopbackServer> server;
 
   explicit Peer(const std::string& fault, const std::string& script = "") {
     auto m = llm::Model::load(storiesModel());
@@ -42,13 +42,13 @@ struct Peer {
     EXPECT_TRUE(g.ok());
     if (!g) return;
     generator = std::move(*g);
-    cloud::ServerOptions so;
+    serve::ServerOptions so;
     so.maxTokensCap = 8;
-    auto f = cloud::parseServerFault(fault);
+    auto f = serve::parseServerFault(fault);
     EXPECT_TRUE(f.ok());
     so.fault = *f;
     so.script = script;
-    auto s = cloud::LoopbackServer::start(*generator, *model, so);
+    auto s = serve::LoopbackServer::start(*generator, *model, so);
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
     if (s) server = std::move(*s);
   }
@@ -138,12 +138,12 @@ TEST(BrainCloud, PrivacyModeIntentStopsEscalationAtOnce) {
   const size_t before = peer.server->requests();
   const AskResult sw = ask(*b, "turn on privacy mode");
   EXPECT_EQ(sw.route, router::Route::intent);
-  EXPECT_EQ(b->privacyMode(), router::PrivacyMode::offline);
+  EXPECT_EQ(b->privacyMode(), privacy::PrivacyMode::offline);
   const AskResult r = ask(*b, "how far away is the moon");
   EXPECT_FALSE(r.escalated);
   EXPECT_EQ(peer.server->requests(), before);
   ask(*b, "turn off privacy mode");
-  EXPECT_EQ(b->privacyMode(), router::PrivacyMode::private_);
+  EXPECT_EQ(b->privacyMode(), privacy::PrivacyMode::private_);
   EXPECT_TRUE(ask(*b, "why is the sea salty").escalated);
 }
 
@@ -312,7 +312,7 @@ TEST(BrainCloudUntrusted, NoSecretIsReadBack) {
   BrainOverrides o = testOverrides();
   o.cloudUrl = peer.url();
   o.forced = router::ForcedRoute::cloud;
-  o.privacy = router::PrivacyMode::standard;
+  o.privacy = privacy::PrivacyMode::standard;
   auto b = makeBrain(testConfig(dir.path()), o);
   ASSERT_TRUE(b);
   const AskResult r = ask(*b, "my pin is 4412 what should I change it to");

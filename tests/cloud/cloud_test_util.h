@@ -8,14 +8,21 @@
 #include <memory>
 #include <string>
 
+#include "app/serve/server.h"
 #include "engine/cloud/client.h"
-#include "engine/cloud/server.h"
 #include "engine/llm/generator.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
 #include "tests/app/child.h"
 
 namespace sotto::cloud::test {
+
+// The client's peer (app/serve), named as the tests always did.
+using serve::kTrickleChunks;
+using serve::LoopbackServer;
+using serve::parseServerFault;
+using serve::ServerFault;
+using serve::ServerOptions;
 
 inline std::string sharedPath(const std::string& relative) {
   return std::string(SOTTO_SOURCE_DIR) + "/../shared/" + relative;

@@ -68,10 +68,10 @@ TEST(Table, LogLevelsAreTheLoggersNames) {
 }
 
 TEST(Table, PrivacyModeNames) {
-  EXPECT_STREQ(privacyModeName(PrivacyMode::offline), "offline");
-  EXPECT_STREQ(privacyModeName(PrivacyMode::private_), "private");
-  EXPECT_STREQ(privacyModeName(PrivacyMode::standard), "standard");
-  EXPECT_EQ(defaults().privacy, PrivacyMode::private_);
+  EXPECT_STREQ(privacy::privacyModeName(privacy::PrivacyMode::offline), "offline");
+  EXPECT_STREQ(privacy::privacyModeName(privacy::PrivacyMode::private_), "private");
+  EXPECT_STREQ(privacy::privacyModeName(privacy::PrivacyMode::standard), "standard");
+  EXPECT_EQ(defaults().privacy, privacy::PrivacyMode::private_);
 }
 
 TEST(DefaultFile, ValidatesToTheDefaults) {

@@ -90,7 +90,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.llmCpus = {2, 3};
   expected.audioPriority = 70;
   expected.mlockAll = false;
-  expected.privacy = PrivacyMode::standard;
+  expected.privacy = privacy::PrivacyMode::standard;
   expected.deviceIdRotationH = 12;
   expected.auditMaxFileKib = 64;
   expected.auditFiles = 3;

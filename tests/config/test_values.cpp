@@ -98,10 +98,10 @@ TEST(Values, ChoiceListsTheChoicesAndSuggests) {
 TEST(Values, ChoiceMapsToTheEnumInOrder) {
   Config c = defaults();
   const Setting& mode = *findSetting("privacy.mode");
-  for (PrivacyMode m : {PrivacyMode::offline, PrivacyMode::private_, PrivacyMode::standard}) {
-    ASSERT_FALSE(detail::assign(mode, privacyModeName(m), c));
+  for (privacy::PrivacyMode m : {privacy::PrivacyMode::offline, privacy::PrivacyMode::private_, privacy::PrivacyMode::standard}) {
+    ASSERT_FALSE(detail::assign(mode, privacy::privacyModeName(m), c));
     EXPECT_EQ(c.privacy, m);
-    EXPECT_EQ(detail::render(mode, c), privacyModeName(m));
+    EXPECT_EQ(detail::render(mode, c), privacy::privacyModeName(m));
   }
 }
 

@@ -27,7 +27,7 @@ TEST(BrainAnnouncements, TimerIsAnnouncedOnceWhenItRunsOut) {
   ov.stateDir = dir.file("state");
   ov.cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;
   ov.logDecisions = false;
-  ov.privacy = router::PrivacyMode::offline;
+  ov.privacy = privacy::PrivacyMode::offline;
   auto b = brain::Brain::create(config::defaults(), ov);
   ASSERT_TRUE(b.ok()) << b.error().message;
   EXPECT_TRUE((*b)->dueAnnouncements().empty());  // nothing happened while off

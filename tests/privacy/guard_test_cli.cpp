@@ -32,7 +32,7 @@ TEST(PrivacySettings, DefaultsMatchThePolicyTable) {
     EXPECT_EQ(t->get(type), PolicyTable::defaults().get(type)) << piiTypeName(type);
   }
   EXPECT_EQ(c.deviceIdRotationH, 24u);
-  EXPECT_EQ(parsePrivacyMode(config::privacyModeName(c.privacy)), PrivacyMode::private_);
+  EXPECT_EQ(parsePrivacyMode(privacyModeName(c.privacy)), PrivacyMode::private_);
 }
 
 TEST(PrivacySettings, EachTypeHasItsOwnCheckedSetting) {

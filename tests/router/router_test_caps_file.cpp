@@ -46,7 +46,7 @@ std::unique_ptr<Router> capsRouter(const std::string& file) {
 
 RouteInputs capsQuestion() {
   RouteInputs in;
-  in.mode = PrivacyMode::standard;
+  in.mode = privacy::PrivacyMode::standard;
   in.local = {true, true, 0.3f};
   return in;
 }

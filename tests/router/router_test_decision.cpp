@@ -16,7 +16,7 @@ namespace {
 // An open question nothing local answers confidently; the cloud usable.
 RouteInputs openQuestion() {
   RouteInputs in;
-  in.mode = PrivacyMode::private_;
+  in.mode = privacy::PrivacyMode::private_;
   in.pii = PiiVerdict::none;
   in.local = {true, true, 0.5f};
   in.cloud = {true, BreakerState::closed, false};
@@ -79,10 +79,10 @@ TEST(RouterDecision, CloudGatesBeyondPrivacy) {
 
   // Privacy outranks every other gate in the explanation.
   in = openQuestion();
-  in.mode = PrivacyMode::offline;
+  in.mode = privacy::PrivacyMode::offline;
   in.cloud = {false, BreakerState::open, true};
   EXPECT_EQ(decide(in, th).cloudBlock, CloudBlock::offline);
-  in.mode = PrivacyMode::standard;
+  in.mode = privacy::PrivacyMode::standard;
   in.pii = PiiVerdict::localOnly;
   EXPECT_EQ(decide(in, th).cloudBlock, CloudBlock::piiLocalOnly);
 }
@@ -97,7 +97,7 @@ TEST(RouterDecision, UnknownLocalConfidence) {
   EXPECT_LT(d.scores.localConfidence, 0.0f);
   EXPECT_TRUE(needsLocalConfidence(in, th));
 
-  in.mode = PrivacyMode::offline;  // no cloud: the local model answers anyway, no need to measure first
+  in.mode = privacy::PrivacyMode::offline;  // no cloud: the local model answers anyway, no need to measure first
   EXPECT_FALSE(needsLocalConfidence(in, th));
   d = decide(in, th);
   EXPECT_EQ(d.route, Route::local);
@@ -155,11 +155,11 @@ TEST(RouterDecision, ForcedRoutes) {
   in.latency.predictedMs[static_cast<std::size_t>(Route::cloud)] = 60000;
   EXPECT_EQ(decide(in, th).route, Route::cloud);
   for (auto [mode, pii, configured, cap, block] :
-       {std::tuple{PrivacyMode::offline, PiiVerdict::none, true, false, CloudBlock::offline},
-        std::tuple{PrivacyMode::private_, PiiVerdict::localOnly, true, false, CloudBlock::piiLocalOnly},
-        std::tuple{PrivacyMode::standard, PiiVerdict::localOnly, true, false, CloudBlock::piiLocalOnly},
-        std::tuple{PrivacyMode::standard, PiiVerdict::none, false, false, CloudBlock::notConfigured},
-        std::tuple{PrivacyMode::standard, PiiVerdict::redactable, true, true, CloudBlock::costCap}}) {
+       {std::tuple{privacy::PrivacyMode::offline, PiiVerdict::none, true, false, CloudBlock::offline},
+        std::tuple{privacy::PrivacyMode::private_, PiiVerdict::localOnly, true, false, CloudBlock::piiLocalOnly},
+        std::tuple{privacy::PrivacyMode::standard, PiiVerdict::localOnly, true, false, CloudBlock::piiLocalOnly},
+        std::tuple{privacy::PrivacyMode::standard, PiiVerdict::none, false, false, CloudBlock::notConfigured},
+        std::tuple{privacy::PrivacyMode::standard, PiiVerdict::redactable, true, true, CloudBlock::costCap}}) {
     in.mode = mode;
     in.pii = pii;
     in.cloud.configured = configured;
@@ -217,7 +217,7 @@ TEST(RouterDecision, LogLineFormat) {
                "local=0.41 cache=miss sim=0.00 guards=na breaker=closed cap=ok pred_ms=1800 cloud_ms=1800");
   EXPECT_EQ(n, std::strlen(line));
 
-  in.mode = PrivacyMode::offline;
+  in.mode = privacy::PrivacyMode::offline;
   in.local = {false, false, 0.0f};
   in.cache = {CacheOutcome::semantic, 0.97f, false};
   in.cloud = {false, BreakerState::open, true};
@@ -243,10 +243,6 @@ TEST(RouterDecision, NamesAndParsing) {
   EXPECT_EQ(f, ForcedRoute::automatic);
   EXPECT_FALSE(parseForcedRoute("Cloud", f));
   EXPECT_FALSE(parseForcedRoute(nullptr, f));
-  PrivacyMode m{};
-  EXPECT_TRUE(parsePrivacyMode("standard", m));
-  EXPECT_EQ(m, PrivacyMode::standard);
-  EXPECT_FALSE(parsePrivacyMode("public", m));
   // Every enumerator has a distinct name (metrics keys).
   for (std::size_t i = 0; i < kReasonCount; ++i) {
     for (std::size_t j = i + 1; j < kReasonCount; ++j) {

@@ -18,7 +18,7 @@ enum class Cloud { closed, open, halfOpen };
 enum class Local { high, low, unavailable };
 
 struct Case {
-  PrivacyMode mode;
+  privacy::PrivacyMode mode;
   PiiVerdict pii;
   Intent intent;
   Cache cache;
@@ -31,7 +31,7 @@ std::string describe(const Case& c) {
   static const char* caches[] = {"miss", "exact", "semantic-pass", "semantic-guard-blocked"};
   static const char* clouds[] = {"closed", "open", "half-open"};
   static const char* locals[] = {"high", "low", "unavailable"};
-  return std::string("mode=") + privacyModeName(c.mode) + " pii=" + piiVerdictName(c.pii) +
+  return std::string("mode=") + privacy::privacyModeName(c.mode) + " pii=" + piiVerdictName(c.pii) +
          " intent=" + intents[static_cast<int>(c.intent)] + " cache=" + caches[static_cast<int>(c.cache)] +
          " cloud=" + clouds[static_cast<int>(c.cloud)] + " local=" + locals[static_cast<int>(c.local)];
 }
@@ -71,7 +71,7 @@ Route expectedRoute(const Case& c) {
   if (c.cache == Cache::exact) return Route::cache;
   if (c.local == Local::high) return Route::local;
   if (c.cache == Cache::semanticPass) return Route::cache;
-  const bool privacyAllows = c.mode != PrivacyMode::offline && c.pii != PiiVerdict::localOnly;
+  const bool privacyAllows = c.mode != privacy::PrivacyMode::offline && c.pii != PiiVerdict::localOnly;
   const bool healthy = c.cloud != Cloud::open;  // closed, or half-open with its probe free
   if (privacyAllows && healthy) return Route::cloud;
   if (c.local != Local::unavailable) return Route::local;  // low confidence: best effort
@@ -80,7 +80,7 @@ Route expectedRoute(const Case& c) {
 
 std::vector<Case> allCases() {
   std::vector<Case> cases;
-  for (auto mode : {PrivacyMode::offline, PrivacyMode::private_, PrivacyMode::standard})
+  for (auto mode : {privacy::PrivacyMode::offline, privacy::PrivacyMode::private_, privacy::PrivacyMode::standard})
     for (auto pii : {PiiVerdict::none, PiiVerdict::redactable, PiiVerdict::localOnly})
       for (auto intent : {Intent::none, Intent::confident, Intent::weak})
         for (auto cache : {Cache::miss, Cache::exact, Cache::semanticPass, Cache::semanticGuardBlocked})
@@ -128,10 +128,10 @@ TEST(RouterMatrix, ReasonsAgreeWithTheRoute) {
         break;
     }
     // Privacy invariants, stated on their own.
-    if (c.mode == PrivacyMode::offline || c.pii == PiiVerdict::localOnly) {
+    if (c.mode == privacy::PrivacyMode::offline || c.pii == PiiVerdict::localOnly) {
       EXPECT_NE(d.route, Route::cloud) << describe(c);
     }
-    if (c.mode == PrivacyMode::offline && d.cloudBlock != CloudBlock::none) {
+    if (c.mode == privacy::PrivacyMode::offline && d.cloudBlock != CloudBlock::none) {
       EXPECT_EQ(d.cloudBlock, CloudBlock::offline) << describe(c);
     }
   }
@@ -148,36 +148,36 @@ struct Row {
 TEST(RouterMatrix, HandCheckedRows) {
   const Row rows[] = {
       // Private mode, redactable PII, nothing local can answer: escalate anonymized.
-      {{PrivacyMode::private_, PiiVerdict::redactable, Intent::none, Cache::miss, Cloud::closed, Local::low},
+      {{privacy::PrivacyMode::private_, PiiVerdict::redactable, Intent::none, Cache::miss, Cloud::closed, Local::low},
        Route::cloud, Reason::escalateLowConfidence, CloudBlock::none},
       // The same request with a local-only span: the local model answers as best it can.
-      {{PrivacyMode::private_, PiiVerdict::localOnly, Intent::none, Cache::miss, Cloud::closed, Local::low},
+      {{privacy::PrivacyMode::private_, PiiVerdict::localOnly, Intent::none, Cache::miss, Cloud::closed, Local::low},
        Route::local, Reason::localBestEffort, CloudBlock::piiLocalOnly},
       // Offline, no local model, a semantic candidate the guards blocked: nothing may answer.
-      {{PrivacyMode::offline, PiiVerdict::none, Intent::weak, Cache::semanticGuardBlocked, Cloud::closed,
+      {{privacy::PrivacyMode::offline, PiiVerdict::none, Intent::weak, Cache::semanticGuardBlocked, Cloud::closed,
         Local::unavailable},
        Route::cannotAnswer, Reason::noAnswerSource, CloudBlock::offline},
       // A confident intent beats everything, even offline with local-only PII.
-      {{PrivacyMode::offline, PiiVerdict::localOnly, Intent::confident, Cache::exact, Cloud::open, Local::high},
+      {{privacy::PrivacyMode::offline, PiiVerdict::localOnly, Intent::confident, Cache::exact, Cloud::open, Local::high},
        Route::intent, Reason::intentConfident, CloudBlock::none},
       // Exact cache hit beats a confident local model.
-      {{PrivacyMode::standard, PiiVerdict::none, Intent::weak, Cache::exact, Cloud::closed, Local::high},
+      {{privacy::PrivacyMode::standard, PiiVerdict::none, Intent::weak, Cache::exact, Cloud::closed, Local::high},
        Route::cache, Reason::cacheExact, CloudBlock::none},
       // A confident local model beats a semantic hit.
-      {{PrivacyMode::standard, PiiVerdict::none, Intent::none, Cache::semanticPass, Cloud::closed, Local::high},
+      {{privacy::PrivacyMode::standard, PiiVerdict::none, Intent::none, Cache::semanticPass, Cloud::closed, Local::high},
        Route::local, Reason::localConfident, CloudBlock::none},
       // Semantic hit with guards passed beats the cloud when the local model is unsure.
-      {{PrivacyMode::standard, PiiVerdict::none, Intent::none, Cache::semanticPass, Cloud::closed, Local::low},
+      {{privacy::PrivacyMode::standard, PiiVerdict::none, Intent::none, Cache::semanticPass, Cloud::closed, Local::low},
        Route::cache, Reason::cacheSemantic, CloudBlock::none},
       // Breaker open, no local model: cannot answer now.
-      {{PrivacyMode::standard, PiiVerdict::redactable, Intent::none, Cache::miss, Cloud::open, Local::unavailable},
+      {{privacy::PrivacyMode::standard, PiiVerdict::redactable, Intent::none, Cache::miss, Cloud::open, Local::unavailable},
        Route::cannotAnswer, Reason::noAnswerSource, CloudBlock::breakerOpen},
       // Half-open: the probe may go.
-      {{PrivacyMode::private_, PiiVerdict::none, Intent::weak, Cache::semanticGuardBlocked, Cloud::halfOpen,
+      {{privacy::PrivacyMode::private_, PiiVerdict::none, Intent::weak, Cache::semanticGuardBlocked, Cloud::halfOpen,
         Local::unavailable},
        Route::cloud, Reason::escalateNoLocal, CloudBlock::none},
       // Breaker open with a local model: local best effort, blamed on the breaker.
-      {{PrivacyMode::private_, PiiVerdict::none, Intent::none, Cache::miss, Cloud::open, Local::low},
+      {{privacy::PrivacyMode::private_, PiiVerdict::none, Intent::none, Cache::miss, Cloud::open, Local::low},
        Route::local, Reason::localBestEffort, CloudBlock::breakerOpen},
   };
   for (const Row& r : rows) {

@@ -29,7 +29,7 @@ RouterOptions baseOptions() {
 
 RouteInputs unsureQuestion() {
   RouteInputs in;
-  in.mode = PrivacyMode::standard;
+  in.mode = privacy::PrivacyMode::standard;
   in.local = {true, true, 0.3f};
   return in;
 }
@@ -135,7 +135,7 @@ TEST(RouterFacade, OneLogLinePerDecisionAndMetrics) {
   RouteInputs in = unsureQuestion();
   in.pii = PiiVerdict::redactable;
   (void)r.route(in, Millis{0});
-  in.mode = PrivacyMode::offline;
+  in.mode = privacy::PrivacyMode::offline;
   (void)r.route(in, Millis{0});
   in.intent = {true, 0.9f};
   (void)r.route(in, Millis{0});

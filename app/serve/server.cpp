@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LoopbackServer (see server.h): a minimal HTTP/1.1 server (one connection at a time, Connection: close,
 // close-delimited bodies) that streams the local model's tokens as chat-completion chunks.
-#include "engine/cloud/server.h"
+#include "app/serve/server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -21,11 +21,11 @@
 
 #include <sodium.h>
 
-#include "engine/cloud/client.h"
+#include "engine/cloud/client.h"  // isLoopbackHost: the client and the server agree on what loopback is
 #include "engine/cloud/json.h"
 #include "engine/llm/chat_template.h"
 
-namespace sotto::cloud {
+namespace sotto::serve {
 namespace {
 
 constexpr size_t kMaxHeaderBytes = 16u << 10;
@@ -203,10 +203,10 @@ class LoopbackServer::Connection {
 
 Result<std::unique_ptr<LoopbackServer>> LoopbackServer::start(llm::Generator& generator, const llm::Model& model,
                                                               const ServerOptions& options) {
-  if (!options.allowRemote && !isLoopbackHost(options.bind))
+  if (!options.allowRemote && !cloud::isLoopbackHost(options.bind))
     return makeError(Errc::permission, "serve: '" + options.bind +
                                            "' is not a loopback address (the server is loopback-only by default)");
-  if (!isLoopbackHost(options.bind) && options.apiKey.empty())
+  if (!cloud::isLoopbackHost(options.bind) && options.apiKey.empty())
     return makeError(Errc::permission, "serve: a non-loopback address (" + options.bind +
                                            ") needs an API key: clients must send it as a bearer token");
   if (options.requestDeadlineMs == 0 || options.maxPending == 0)
@@ -622,4 +622,4 @@ void LoopbackServer::serve(int fd, const std::string& head, const std::string& b
   c.send(response(200, "application/json", out));
 }
 
-}  // namespace sotto::cloud
+}  // namespace sotto::serve

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LoopbackServer: serves the local model over the OpenAI-compatible chat-completions protocol (streamed server-sent
-// events) on a loopback socket — the real peer the cloud client is tested against — with fault injection.
+// events) on a loopback socket — the real peer the cloud client is tested against — with fault injection. It lives
+// in app/ (sotto serve), not beside the client in engine/cloud, so that the cloud client does not need the model.
 #pragma once
 
 #include <atomic>
@@ -17,7 +18,7 @@
 #include "engine/pipeline/cancel_token.h"
 #include "sotto/hal/result.h"
 
-namespace sotto::cloud {
+namespace sotto::serve {
 
 // What the server does wrong on purpose, for tests of the client's failure handling.
 struct ServerFault {
@@ -101,4 +102,4 @@ class LoopbackServer {
   std::vector<std::string> bodies_;
 };
 
-}  // namespace sotto::cloud
+}  // namespace sotto::serve

@@ -2,7 +2,8 @@
 // The memory-bandwidth ceiling the benchmarks compare decode with: a plain read of every byte once. One core's
 // hardware prefetcher keeps more lines in flight over several sequential streams than over one (2 threads on the
 // 2-core bench machine: 19–21 GB/s as one stream each, 24–27 GB/s as four), and the decode kernels read four, so
-// the ceiling is measured the same way. Any thread; no allocation.
+// the ceiling is measured the same way. Any thread; no allocation. It lives with the shipped sotto-bench (app/ may
+// not include bench/); bench/compute's micro benchmark includes it from here.
 #pragma once
 
 #include <cstddef>
