@@ -200,13 +200,19 @@ def measure(planned, log, peaks):
     for p in planned:
         r = dict(p)
         mine = [f for f in finals if p["wake_start_ms"] <= f["at_ms"] < p["window_end_ms"]]
+        # A turn that ended before the request did is cut short; the request's latencies are those of the first
+        # final after its end of speech (there is none when the rest of it was never heard as a turn).
+        early = [f for f in mine if f["at_ms"] < p["speech_end_ms"]]
+        late = [f for f in mine if f["at_ms"] >= p["speech_end_ms"]]
         r["heard"] = bool(mine)
         r["extra_finals"] = max(0, len(mine) - 1)
-        if not mine:
+        if not late:
+            r["cut_short"] = bool(early)
             barge_in(r, peaks, None)
             out.append(r)
             continue
-        f = mine[0]
+        f = late[0]
+        r["cut_short"] = bool(early) or cut_short(p.get("text", ""), f.get("transcript"))
         r.update(transcript=f.get("transcript"), route=f.get("route"), reason=f.get("reason"),
                  flags=f.get("flags", ""), answer_id=f.get("answer_id"), confidence=f.get("confidence"))
         t0 = p["speech_end_ms"]
@@ -239,6 +245,17 @@ def measure(planned, log, peaks):
     return out
 
 
+def words(text):
+    return re.findall(r"[a-z0-9']+", (text or "").lower())
+
+
+def cut_short(said, heard):
+    """Whether what was heard is the start of what was said and not all of it (a turn ended too soon; a transcript
+    not logged, at info level, counts as not cut). measure() also counts a turn that ended before the speech."""
+    s, h = words(said), words(heard)
+    return bool(h) and len(h) < len(s) and s[:len(h)] == h
+
+
 def barge_in(r, peaks, next_onset_ms):
     """A barge-in request's wake word was said while the previous answer played: how long after the wake word
     the playback fell silent (before this request's own answer began)."""
@@ -268,6 +285,8 @@ def profile_result(name, records, extra=None):
     res["said"] = len(rs)
     res["heard"] = sum(1 for r in rs if r.get("heard"))
     res["answered"] = len(answered)
+    res["cut_short"] = sum(1 for r in rs if r.get("cut_short"))
+    res["transcripts_exact"] = sum(1 for r in rs if r.get("heard") and words(r.get("transcript")) == words(r.get("text")))
     res["rtt_daemon"] = summary([r.get("rtt_daemon") for r in rs])
     bi = [r for r in rs if r.get("kind") == "barge-in"]
     if bi:
@@ -284,7 +303,8 @@ def unavailable(name, reason, extra=None):
     res = {"profile": name, "n": 0}
     for key, _ in METRICS:
         res[key] = summary([])
-    res.update(cache_hit_ratio=None, route_mix={}, routes={}, said=0, heard=0, answered=0,
+    res.update(cache_hit_ratio=None, route_mix={}, routes={}, said=0, heard=0, answered=0, cut_short=0,
+               transcripts_exact=0,
                rtt_daemon=summary([]), available=False, reason=reason)
     if extra:
         res.update(extra)
@@ -310,11 +330,22 @@ def table(results, out):
     """The human table: per profile, one row per metric with p50/p95/p99, then the route mix and cache hits."""
     w = 32
     print("%-22s %4s  %-*s %7s %7s %7s" % ("profile", "n", w, "metric (ms)", "p50", "p95", "p99"), file=out)
+    shown = set()
     for res in results:
         label = res["profile"] + (" [%s]" % res["config"] if res.get("config", "default") != "default" else "")
         if not res.get("available", True):
+            # A comparison that cannot run says so once, not once per variant.
+            key = (res.get("config", "").split(":")[0], res.get("reason"))
+            if key[0] != "default" and key in shown:
+                continue
+            shown.add(key)
+            if key[0] not in ("default", ""):
+                label = "%s [%s]" % (res["profile"], key[0])
             print("%-22s %4s  not available: %s" % (label, "-", res.get("reason", "?")), file=out)
             continue
+        if len(label) > 22:
+            print(label, file=out)
+            label = ""
         first = True
         for key, name in METRICS:
             s = res[key]
@@ -329,5 +360,6 @@ def table(results, out):
         if "barge_ins_during_playback" in res:
             extra = "; barge-ins during an answer %d, stopped %d" % (res["barge_ins_during_playback"],
                                                                      res["barge_ins_stopped"])
-        print("%-22s %4s  routes: %s; cache hit ratio %s; said %d, heard %d, answered %d%s" %
-              ("", "", mix, hit, res["said"], res["heard"], res["answered"], extra), file=out)
+        print("%-22s %4s  routes: %s; cache hit ratio %s; said %d, heard %d (%d word for word, %d cut short), "
+              "answered %d%s" % ("", "", mix, hit, res["said"], res["heard"], res["transcripts_exact"],
+                                 res["cut_short"], res["answered"], extra), file=out)

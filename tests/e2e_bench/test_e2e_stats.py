@@ -188,6 +188,25 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(recs[4]["rtt"], 26100 - 25650)
         self.assertEqual(recs[4]["route"], "cache")
 
+    def test_cut_short(self):
+        self.assertTrue(st.cut_short("set a timer for twenty minutes", "set a timer for twenty"))
+        self.assertFalse(st.cut_short("set a timer for twenty minutes", "set a timer for twenty minutes"))
+        self.assertFalse(st.cut_short("what time is it", "what time is this"))  # misheard, not cut
+        self.assertFalse(st.cut_short("what time is it", None))
+        req = planned(1, "intents", "measure", 3500, 5600, 9000)
+        req["text"] = "what time is it"
+        # A turn ended at 5000 ms, before the speech did (5600): cut short; the latencies are the next final's.
+        log = st.parse_log([LOG[3].replace("6000 ms", "5000 ms"), LOG[3]])
+        rec = st.measure([req], log, None)[0]
+        self.assertEqual((rec["extra_finals"], rec["cut_short"], rec["endpoint_delay"]), (1, True, 400))
+        # Only the early turn: heard, cut short, no latencies.
+        rec = st.measure([req], st.parse_log([LOG[3].replace("6000 ms", "5000 ms")]), None)[0]
+        self.assertEqual((rec["heard"], rec["cut_short"]), (True, True))
+        self.assertNotIn("endpoint_delay", rec)
+        # Two finals after the speech (something else heard later): not cut short; the first one counts.
+        rec = st.measure([req], st.parse_log([LOG[3], LOG[3].replace("6000 ms", "6900 ms")]), None)[0]
+        self.assertEqual((rec["extra_finals"], rec["cut_short"], rec["endpoint_delay"]), (1, False, 400))
+
     def test_barge_in(self):
         log = st.parse_log([
             'debug speech[final]: final at 6000 ms of audio, endpoint 300 ms after speech, 4 words (grammar search, '
@@ -233,6 +252,7 @@ class ProfileResultTest(unittest.TestCase):
         self.assertEqual(set(res["route_mix"]), {"intent", "cache", "local"})
         self.assertAlmostEqual(sum(res["route_mix"].values()), 1.0, places=3)
         self.assertEqual((res["said"], res["heard"], res["answered"]), (4, 3, 3))
+        self.assertEqual(res["cut_short"], 0)
         json.dumps(res)  # serializable as is
 
     def test_unavailable_has_the_same_keys(self):
@@ -250,6 +270,54 @@ class ProfileResultTest(unittest.TestCase):
         self.assertEqual(r["rtt_p50"], 0.5)
         self.assertEqual(r["rtt_p95"], 0.5)
         self.assertEqual(r["ttft_p95"], 1.0)
+
+
+class DelayProxyTest(unittest.TestCase):
+    """The loopback cloud's network delay: bytes arrive intact and in order, never sooner than the added round
+    trip allows (lower bounds only: a loaded machine may be slower, never faster)."""
+
+    def test_round_trip(self):
+        import socket
+        import threading
+        import time
+        import e2e_bench as eb
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(1)
+
+        def echo():
+            c, _ = srv.accept()
+            with c:
+                while True:
+                    data = c.recv(4096)
+                    if not data:
+                        break
+                    c.sendall(data.upper())
+
+        threading.Thread(target=echo, daemon=True).start()
+        proxy = eb.DelayProxy(srv.getsockname()[1], 100)
+        try:
+            with socket.create_connection(("127.0.0.1", proxy.port)) as c:
+                t0 = time.monotonic()
+                c.sendall(b"first")
+                got = b""
+                while len(got) < 5:
+                    got += c.recv(4096)
+                first = time.monotonic() - t0
+                self.assertEqual(got, b"FIRST")
+                # The first exchange pays the connection's round trip too: 100 + 50 + 50 ms.
+                self.assertGreaterEqual(first, 0.195)
+                t0 = time.monotonic()
+                c.sendall(b"abc")
+                c.sendall(b"def")
+                got = b""
+                while len(got) < 6:
+                    got += c.recv(4096)
+                self.assertEqual(got, b"ABCDEF")
+                self.assertGreaterEqual(time.monotonic() - t0, 0.095)
+        finally:
+            proxy.close()
+            srv.close()
 
 
 def write_wav(path, sound_ms, total_ms, rate=16000):
@@ -322,7 +390,8 @@ class ReportTest(unittest.TestCase):
             text = p.stdout.decode()
             self.assertIn("end of speech -> first audio", text)
             self.assertIn("not available: sottod does not know speech.follow-up-ms", text)
-            self.assertIn("routes: intent 1; cache hit ratio 0.00", text)
+            self.assertIn("routes: intent 1; cache hit ratio 0.00; said 1, heard 1 (0 word for word, 0 cut short)",
+                          text)
 
 
 if __name__ == "__main__":
