@@ -39,12 +39,12 @@ def cdf_svg(series, path, title):
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" '
                    'text-anchor="middle">%d</text>' % (x, y0, x, y0 + h, x, y0 + h + 15, t))
         t += step
-    for q in (0, 0.5, 0.95, 0.99, 1.0):
+    for q, label in ((0, "0%"), (0.5, "p50"), (0.95, "p95"), (0.99, ""), (1.0, "100%")):
         y = y0 + h - q * h
+        # p99 sits 3 px under 100 %: its line is drawn, its label would overlap.
         out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/><text x="%d" y="%.1f" '
-                   'text-anchor="end">%s</text>' % (x0, y, x0 + w, y, "#bbb" if q in (0.5, 0.95, 0.99) else "#ddd",
-                                                    x0 - 4, y + 4, "p%d" % round(q * 100) if 0 < q < 1 else
-                                                    "%d%%" % round(q * 100)))
+                   'text-anchor="end">%s</text>' % (x0, y, x0 + w, y, "#bbb" if 0 < q < 1 else "#ddd",
+                                                    x0 - 4, y + 4, label))
     out.append('<text x="%d" y="%d" text-anchor="middle">ms from the end of speech to the first audio</text>'
                % (x0 + w // 2, y0 + h + 35))
     for i, (name, vals) in enumerate(series):
@@ -102,9 +102,10 @@ def waterfall_svg(picks, path):
         t += step
     y = 45
     for (prof, r), _ in zip(picks, ends):
-        label = '%s: "%s" (%s, %s) -> %s' % (prof, r.get("transcript") or r.get("text", ""), r.get("voice", "?"),
-                                            r.get("condition", "?"), r.get("route", "?"))
-        out.append('<text x="10" y="%d" font-weight="bold">%s</text>' % (y + 12, esc(label[:110])))
+        label = '%s: said "%s", heard "%s" (%s, %s) -> %s' % (prof, r.get("text", ""), r.get("transcript") or "?",
+                                                            r.get("voice", "?"), r.get("condition", "?"),
+                                                            r.get("route", "?"))
+        out.append('<text x="10" y="%d" font-weight="bold">%s</text>' % (y + 12, esc(label[:130])))
         y += bar
         t = 0.0
         for k, name, c in STAGES:

@@ -64,6 +64,7 @@ ANNOUNCE = re.compile(r'answer\[announcement\]: answer (\d+)')
 DROPPED = re.compile(r'speech\[transcript-dropped\]:.* transcript (\d+) dropped')
 SPOKEN = re.compile(r'tts\[spoken\]: answer (\d+): (\d+) phrases, ([\d.]+) s of audio')
 CANCELLED = re.compile(r'tts\[cancelled\]: answer (\d+) stopped after ([\d.]+) s of audio')
+STATUS = re.compile(r'daemon\[status\]: .*?; (\d+) frames, (\d+) dropped')
 SPEECH_METRICS = re.compile(r'speech\[metrics\]: .*final lag p50 ([\d.]+) p95 ([\d.]+) ms')
 
 
@@ -76,6 +77,7 @@ def parse_log(lines):
     finals, wakes, notes = [], [], []
     answered, audio, announced, dropped, failed = {}, {}, set(), set(), set()
     ready_line = first_final_line = None
+    captured = dropped_frames = 0
     for n, line in enumerate(lines):
         line = line.rstrip("\n")
         if m := FINAL.search(line):
@@ -101,12 +103,20 @@ def parse_log(lines):
             announced.add(int(m[1]))
         elif m := DROPPED.search(line):
             dropped.add(int(m[1]))
+        elif m := STATUS.search(line):
+            captured, dropped_frames = int(m[1]), int(m[2])
         elif "brain[ready]" in line and ready_line is None:
             ready_line = n
         elif m := SPEECH_METRICS.search(line):
             notes.append("sottod's own final lag p50 %s p95 %s ms" % (m[1], m[2]))
         elif line.startswith(("error ", "critical ")):
             notes.append(line)
+    if dropped_frames:
+        # The speech thread fell so far behind that the capture ring overflowed: what it heard has holes, and its
+        # audio times run behind the microphone's by the frames lost, so requests after the first loss may be
+        # matched to the wrong window.
+        notes.append("the capture dropped %d of %d frames (%.1f s): the speech thread fell behind the microphone; "
+                     "figures after the first loss are unreliable" % (dropped_frames, captured, dropped_frames / 16000.0))
     # Answer ids number every answer the brain posted to the TTS thread: requests in transcript order (dropped
     # transcripts never reach it) and announcements (logged with their id) in between.
     taken = [f["seq"] for f in finals if f["seq"] not in dropped]
@@ -124,7 +134,8 @@ def parse_log(lines):
         if seq in by_seq:
             by_seq[seq]["failed"] = True
     return dict(finals=finals, wakes=wakes, notes=notes, brain_ready_line=ready_line,
-                first_final_line=first_final_line, announcements=len(announced), dropped=len(dropped))
+                first_final_line=first_final_line, announcements=len(announced), dropped=len(dropped),
+                capture_dropped_frames=dropped_frames)
 
 
 # --- audio -----------------------------------------------------------------------------------------------------

@@ -120,6 +120,12 @@ class ParseLogTest(unittest.TestCase):
         self.assertEqual([w["at_ms"] for w in log["wakes"]], [4000])
         self.assertLess(log["brain_ready_line"], log["first_final_line"])
         self.assertTrue(any("final lag p50 3.5" in n for n in log["notes"]))
+        self.assertEqual(log["capture_dropped_frames"], 0)
+        status = ('info daemon[status]: STATUS: listening on wav:/x/mic.wav 16000 Hz, level -17.9 dBFS; speaker '
+                  'wav:/x/answers.wav 16000 Hz; privacy private; %d frames, %d dropped, 0 device errors; echo')
+        log = st.parse_log([status % (224800, 0), status % (240800, 10912)])
+        self.assertEqual(log["capture_dropped_frames"], 10912)
+        self.assertTrue(any("dropped 10912 of 240800 frames" in n for n in log["notes"]))
 
 
 def peaks_with(sound_ms, total_ms):
