@@ -299,6 +299,11 @@ def profile_result(name, records, extra=None):
     res["cut_short"] = sum(1 for r in rs if r.get("cut_short"))
     res["transcripts_exact"] = sum(1 for r in rs if r.get("heard") and words(r.get("transcript")) == words(r.get("text")))
     res["rtt_daemon"] = summary([r.get("rtt_daemon") for r in rs])
+    conds = {}
+    for r in rs:
+        conds.setdefault(r.get("condition", "?"), []).append(r)
+    res["by_condition"] = {c: {"n": sum(1 for r in v if r.get("rtt") is not None), "said": len(v),
+                               "rtt": summary([r.get("rtt") for r in v])} for c, v in sorted(conds.items())}
     bi = [r for r in rs if r.get("kind") == "barge-in"]
     if bi:
         res["barge_ins_during_playback"] = sum(1 for r in bi if r.get("was_playing"))
@@ -316,7 +321,7 @@ def unavailable(name, reason, extra=None):
         res[key] = summary([])
     res.update(cache_hit_ratio=None, route_mix={}, routes={}, said=0, heard=0, answered=0, cut_short=0,
                transcripts_exact=0,
-               rtt_daemon=summary([]), available=False, reason=reason)
+               rtt_daemon=summary([]), by_condition={}, available=False, reason=reason)
     if extra:
         res.update(extra)
     return res
@@ -365,6 +370,11 @@ def table(results, out):
             print("%-22s %4s  %-*s %7s %7s %7s" % (label if first else "", res["n"] if first else "", w, name,
                                                    fmt(s["p50_ms"]), fmt(s["p95_ms"]), fmt(s["p99_ms"])), file=out)
             first = False
+            if key == "rtt":
+                for c, v in res.get("by_condition", {}).items():
+                    print("%-22s %4s  %-*s %7s %7s %7s" % ("", "", w, "  %s (n=%d of %d)" % (c, v["n"], v["said"]),
+                                                           fmt(v["rtt"]["p50_ms"]), fmt(v["rtt"]["p95_ms"]),
+                                                           fmt(v["rtt"]["p99_ms"])), file=out)
         mix = ", ".join("%s %d" % (k, v) for k, v in res["routes"].items()) or "none"
         hit = "-" if res["cache_hit_ratio"] is None else "%.2f" % res["cache_hit_ratio"]
         extra = ""

@@ -259,6 +259,7 @@ class ProfileResultTest(unittest.TestCase):
         self.assertAlmostEqual(sum(res["route_mix"].values()), 1.0, places=3)
         self.assertEqual((res["said"], res["heard"], res["answered"]), (4, 3, 3))
         self.assertEqual(res["cut_short"], 0)
+        self.assertEqual(res["by_condition"], {"?": {"n": 3, "said": 4, "rtt": res["rtt"]}})
         json.dumps(res)  # serializable as is
 
     def test_unavailable_has_the_same_keys(self):
