@@ -68,10 +68,11 @@ SETUP = {"intents": "device", "cache": "device", "local": "device", "barge-in": 
          "follow-up": "follow-up",
          "cloud50": "cloud50", "cloud150": "cloud150"}
 PROFILE_ORDER = ["intents", "cache", "local", "cloud50", "cloud150", "barge-in", "follow-up"]
-# Settings of every run: answers cut at 60 characters (a few seconds of speech), so that requests follow each
-# other quickly; everything else is the configuration's.
-BENCH_SETTINGS = ["tts.max-answer-chars=60", "threads.mlockall=false", "log.level=debug",
-                  "audio.playback.rate=16000"]
+# Settings of every run besides the files and devices; everything else is the configuration's. Answers keep their
+# length (an answer cut at tts.max-answer-chars is never cached): a long one still playing when the next request
+# comes is stopped by its wake word, after its generation finished, so the next request's figures are not
+# affected.
+BENCH_SETTINGS = ["threads.mlockall=false", "log.level=debug", "audio.playback.rate=16000"]
 
 def dump_json(obj, path, **kw):
     with open(path, "w") as f:
@@ -322,6 +323,7 @@ def start_cloud(sotto, model, work, nice, rt):
     with open(out, "w") as o, open(err, "w") as e:
         p = subprocess.Popen([sotto, "serve", "-m", model, "--port", "0", "--bind", "127.0.0.1", "--model-name",
                               "loopback-cloud", "-t", "1"], stdout=o, stderr=e, preexec_fn=priority(nice, rt))
+        CHILDREN.append(p)
     for _ in range(600):
         m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", read_text(out))
         if m:
@@ -377,6 +379,7 @@ def run_daemon(a, bins, run_dir, state, mic_s, overrides, cloud_url, calibration
     with open(log_path, "w") as log:
         t0 = time.monotonic()
         p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=priority(a.nice, a.rt))
+        CHILDREN.append(p)
         # A starved speech thread may run a minute behind: wait for it up to the input's length again.
         end_at, deadline = t0 + mic_s + 1.0, t0 + mic_s + max(30.0, mic_s)
         last_size, quiet_since = -1, t0
@@ -390,7 +393,11 @@ def run_daemon(a, bins, run_dir, state, mic_s, overrides, cloud_url, calibration
             text = read_text(log_path)
             heard = text.count("speech[final]")
             woke = len(re.findall(r"speech\[(?:wake|barge-in)\]", text))
-            said = len(re.findall(r"tts\[(?:spoken|cancelled)\]|answer\[(?:failed|no-brain)\]", text))
+            # Answered and begun to be spoken (the last answer need not be heard to its end).
+            failed = len(re.findall(r"answer\[(?:failed|no-brain)\]", text))
+            begun = set(re.findall(r"(?:answer\[first-audio\]: answer|tts\[(?:spoken|cancelled)\]: answer) (\d+)",
+                                   text))
+            said = min(text.count("answer[answered]") + failed, len(begun) + failed)
             size = sum(1 for line in text.splitlines() if "daemon[status]" not in line)  # STATUS comes every second
             if size != last_size:
                 last_size, quiet_since = size, time.monotonic()
@@ -400,13 +407,24 @@ def run_daemon(a, bins, run_dir, state, mic_s, overrides, cloud_url, calibration
         if p.poll() is not None:
             return p.returncode, "sottod stopped on its own (status %d) after %.0f s" % (p.returncode,
                                                                                        time.monotonic() - t0)
+        rc = stop(p)
+        return rc, None if rc == 0 else "sottod exited with status %d on SIGTERM" % rc
+
+
+CHILDREN = []  # sottod and sotto serve while they run: stopped however the harness ends
+
+
+def stop(p):
+    if p.poll() is None:
         p.send_signal(signal.SIGTERM)
         try:
-            rc = p.wait(timeout=20)
+            p.wait(timeout=20)
         except subprocess.TimeoutExpired:
             p.kill()
-            rc = p.wait()
-        return rc, None if rc == 0 else "sottod exited with status %d on SIGTERM" % rc
+            p.wait()
+    if p in CHILDREN:
+        CHILDREN.remove(p)
+    return p.returncode
 
 
 def loadavg():
@@ -724,12 +742,8 @@ def run_all(a, bins, work, profiles, comparisons, requires):
                 man["notes"] = [man["failure"]]
             dump_json(man, os.path.join(run_dir, "manifest.json"), indent=1)
     finally:
-        if cloud is not None:
-            cloud[0].terminate()
-            try:
-                cloud[0].wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                cloud[0].kill()
+        for p in list(CHILDREN):
+            stop(p)
     meta["load_end"] = loadavg()
     dump_json(meta, os.path.join(work, "plan.json"), indent=1)
 

@@ -116,7 +116,8 @@ def parse_log(lines):
         # audio times run behind the microphone's by the frames lost, so requests after the first loss may be
         # matched to the wrong window.
         notes.append("the capture dropped %d of %d frames (%.1f s): the speech thread fell behind the microphone; "
-                     "figures after the first loss are unreliable" % (dropped_frames, captured, dropped_frames / 16000.0))
+                     "figures after the first loss are unreliable"
+                     % (dropped_frames, captured, dropped_frames / 16000.0))
     # Answer ids number every answer the brain posted to the TTS thread: requests in transcript order (dropped
     # transcripts never reach it) and announcements (logged with their id) in between.
     taken = [f["seq"] for f in finals if f["seq"] not in dropped]
@@ -297,7 +298,8 @@ def profile_result(name, records, extra=None):
     res["heard"] = sum(1 for r in rs if r.get("heard"))
     res["answered"] = len(answered)
     res["cut_short"] = sum(1 for r in rs if r.get("cut_short"))
-    res["transcripts_exact"] = sum(1 for r in rs if r.get("heard") and words(r.get("transcript")) == words(r.get("text")))
+    res["transcripts_exact"] = sum(1 for r in rs
+                                   if r.get("heard") and words(r.get("transcript")) == words(r.get("text")))
     res["rtt_daemon"] = summary([r.get("rtt_daemon") for r in rs])
     conds = {}
     for r in rs:
