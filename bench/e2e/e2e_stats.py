@@ -218,6 +218,9 @@ def measure(planned, log, peaks):
         late = [f for f in mine if f["at_ms"] >= p["speech_end_ms"]]
         r["heard"] = bool(mine)
         r["extra_finals"] = max(0, len(mine) - 1)
+        if p.get("kind") == "barge-in":
+            r["barge_in_heard"] = any(w["kind"] == "barge-in" and p["wake_start_ms"] <= w["at_ms"] < p["window_end_ms"]
+                                      for w in log["wakes"])
         if not late:
             r["cut_short"] = bool(early)
             barge_in(r, peaks, None)
@@ -274,7 +277,8 @@ def barge_in(r, peaks, next_onset_ms):
     if r.get("kind") != "barge-in" or peaks is None:
         return
     r["was_playing"] = sounding(peaks, r["wake_end_ms"], r["wake_end_ms"] - r["wake_start_ms"])
-    if r["was_playing"]:
+    # Only a wake word sottod heard as a barge-in stops the answer; a missed one lets it play on (counted apart).
+    if r["was_playing"] and r.get("barge_in_heard"):
         until = next_onset_ms if next_onset_ms is not None else r["window_end_ms"]
         r["barge_in_stop"] = max(0.0, silent_from_ms(peaks, r["wake_start_ms"], until) - r["wake_end_ms"])
 
@@ -309,7 +313,7 @@ def profile_result(name, records, extra=None):
     bi = [r for r in rs if r.get("kind") == "barge-in"]
     if bi:
         res["barge_ins_during_playback"] = sum(1 for r in bi if r.get("was_playing"))
-        res["barge_ins_stopped"] = sum(1 for r in bi if r.get("barge_in_stop") is not None)
+        res["barge_ins_heard"] = sum(1 for r in bi if r.get("was_playing") and r.get("barge_in_heard"))
     res["available"] = True
     if extra:
         res.update(extra)
@@ -381,8 +385,8 @@ def table(results, out):
         hit = "-" if res["cache_hit_ratio"] is None else "%.2f" % res["cache_hit_ratio"]
         extra = ""
         if "barge_ins_during_playback" in res:
-            extra = "; barge-ins during an answer %d, stopped %d" % (res["barge_ins_during_playback"],
-                                                                     res["barge_ins_stopped"])
+            extra = "; wake words said during an answer %d, heard as barge-ins %d" % (
+                res["barge_ins_during_playback"], res["barge_ins_heard"])
         print("%-22s %4s  routes: %s; cache hit ratio %s; said %d, heard %d (%d word for word, %d cut short), "
               "answered %d%s" % ("", "", mix, hit, res["said"], res["heard"], res["transcripts_exact"],
                                  res["cut_short"], res["answered"], extra), file=out)

@@ -215,6 +215,8 @@ class MeasureTest(unittest.TestCase):
 
     def test_barge_in(self):
         log = st.parse_log([
+            'info speech[barge-in]: wake word at 4300 ms of audio (0 ms behind the microphone): playback stopped, '
+            'answer cancelled',
             'debug speech[final]: final at 6000 ms of audio, endpoint 300 ms after speech, 4 words (grammar search, '
             'confidence 1.00): "what time is it"',
             'info answer[first-audio]: answer 1: first audio 100 ms after the endpoint (400 ms after the end of '
@@ -232,6 +234,14 @@ class MeasureTest(unittest.TestCase):
         quiet = st.measure([r], log, peaks_with([(6100, 7000)], 9000))[0]
         self.assertFalse(quiet["was_playing"])
         self.assertNotIn("barge_in_stop", quiet)
+        # The wake word was not heard (no barge-in event): the answer played on; no stop latency.
+        missed = st.measure([r], st.parse_log([]), peaks)[0]
+        self.assertTrue(missed["was_playing"])
+        self.assertFalse(missed["barge_in_heard"])
+        self.assertNotIn("barge_in_stop", missed)
+        res = st.profile_result("barge-in", [rec, missed])
+        self.assertEqual((res["barge_ins_during_playback"], res["barge_ins_heard"]), (2, 1))
+        self.assertEqual(res["barge_in_stop"]["p95_ms"], 150)
 
 
 class ProfileResultTest(unittest.TestCase):
