@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// sotto-bench: on-device performance figures of the shipped runtime (`sotto-bench llm`: llama-bench's table).
+// sotto-bench: on-device performance figures of the shipped runtime (`sotto-bench llm`: llama-bench's table;
+// `sotto-bench e2e`: the assistant's latency end to end through sottod).
 #include <sched.h>
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "app/common/version.h"
+#include "app/sotto_bench/e2e_launch.h"
 #include "app/sotto_bench/llm_bench.h"
 #include "sotto/hal/cpu.h"
 
@@ -22,6 +24,14 @@ using sotto::bench::LlmTestResult;
 void usage(FILE* out) {
   std::fputs(
       "Usage: sotto-bench llm -m FILE [OPTIONS]\n"
+      "       sotto-bench e2e [--json] [--profile NAME] [--quick] [OPTIONS]  (sotto-bench e2e --help)\n"
+      "\n"
+      "e2e: spoken requests (flite, espeak-ng; clean and in noise) replayed in real time through sottod: p50/p95/p99\n"
+      "of end of speech -> first audio, endpoint delay, ASR final lag, time to first token and TTS first chunk per\n"
+      "profile (intents, cache, local, cloud50, cloud150, barge-in, follow-up), route mix, cache hit ratio, SVG\n"
+      "plots, and configurations compared in the same run (bench/e2e/comparisons.json).\n"
+      "\n"
+      "llm:\n"
       "Measures the local model like llama-bench: prompt processing (ppN: N tokens in one batch) and text\n"
       "generation (tgN: N tokens one at a time) in tokens/s, mean ± standard deviation over repetitions after\n"
       "one warm-up; the time to first token of a user turn after a cached system prompt (ttft); peak RSS; and\n"
@@ -245,5 +255,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "llm") return cmdLlm(argc - 1, argv + 1);
+  if (cmd == "e2e") return sotto::bench::runE2e(argc - 1, argv + 1);
   return usageError("unknown command '" + cmd + "'");
 }
