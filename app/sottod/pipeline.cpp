@@ -2,6 +2,7 @@
 // Pipeline wiring: config -> audio devices -> audio thread (SCHED_FIFO) -> capture ring -> speech thread.
 #include "app/sottod/pipeline.h"
 
+#include "app/common/answer_config.h"
 #include "app/common/listener_config.h"
 #include "app/common/recognition_setup.h"
 
@@ -143,7 +144,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
     // sanitizer build it outlasts a short stall limit).
     ttsBeat->markIdle();
   }
-  auto answers = AnswerPath::create(cfg, p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
+  auto answers = answer::AnswerStage::create(answerStageOptionsFrom(cfg), p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
   if (!answers) return std::move(answers).error();
   p->answers_ = std::move(answers).value();
   return p;
@@ -250,7 +251,7 @@ std::string Pipeline::statusLine() const {
     }
   }
   if (answers_) {
-    const AnswerCounters ac = answers_->counters();
+    const answer::AnswerCounters ac = answers_->counters();
     std::snprintf(buf, sizeof buf, "; %llu answers, %llu spoken", static_cast<unsigned long long>(ac.answered),
                   static_cast<unsigned long long>(ac.spoken));
     s += buf;

@@ -17,7 +17,7 @@
 #include "tests/app/child.h"
 #include "tests/brain/brain_test_util.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 // A loopback server of its own per test (each with its fault) over stories260K.
@@ -396,4 +396,4 @@ TEST(BrainCloudUntrusted, CostCapsSurviveARestart) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

@@ -5,7 +5,7 @@
 
 #include "tests/brain/brain_test_util.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 TEST(BrainRoutes, IntentAnswersWithoutAnyModel) {
@@ -222,4 +222,4 @@ TEST(BrainRoutes, MissingOrDamagedUnderstandingModelsDegradeToRulesAndSayWhy) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Answer path: transcripts -> Brain::ask -> text mailbox -> TtsStage -> playback ring; cancel token handover.
-#include "app/sottod/answer_path.h"
+#include "engine/answer/answer_stage.h"
 
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
 
-#include "app/brain/brain.h"
-#include "app/common/tts_config.h"
+#include "engine/answer/brain.h"
 #include "engine/privacy/log_mask.h"
 #include "sotto/hal/log.h"
 
-namespace sotto::app {
+namespace sotto::answer {
 namespace {
 
 // Brain -> TTS thread messages (pipeline::Message::type). value = answer id.
@@ -46,9 +45,9 @@ struct AnswerStart {
 
 // The TTS thread's output: the audio thread's playback ring, with the thread's heartbeat on every chunk and the
 // first-audio latency of each answer.
-class AnswerPath::QueueOutput final : public speech::PcmOutput {
+class AnswerStage::QueueOutput final : public speech::PcmOutput {
  public:
-  QueueOutput(AnswerPath& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
+  QueueOutput(AnswerStage& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
       : path_(path), ring_(ring), out_(ring, rateHz) {}
   void arm(const AnswerStart& start) {
     start_ = start;
@@ -81,7 +80,7 @@ class AnswerPath::QueueOutput final : public speech::PcmOutput {
     const auto* src = path_.audio_->source();
     return src != nullptr && src->format().rateHz != 0 ? src->format().rateHz : 16000;
   }
-  AnswerPath& path_;
+  AnswerStage& path_;
   pipeline::SpscRing<int16_t>& ring_;
   speech::RingOutput out_;
   AnswerStart start_;
@@ -89,9 +88,9 @@ class AnswerPath::QueueOutput final : public speech::PcmOutput {
 };
 
 // The brain's answer events, forwarded to the TTS thread as text messages.
-class AnswerPath::TtsFeed final : public brain::AskSink {
+class AnswerStage::TtsFeed final : public AskSink {
  public:
-  TtsFeed(AnswerPath& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
+  TtsFeed(AnswerStage& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
   void onFiller(std::string_view text) override {
     send(text);
     send(" ");
@@ -119,16 +118,16 @@ class AnswerPath::TtsFeed final : public brain::AskSink {
       text.remove_prefix(n);
     }
   }
-  AnswerPath& path_;
+  AnswerStage& path_;
   uint64_t id_;
   bool speak_;
 };
 
-Result<std::unique_ptr<AnswerPath>> AnswerPath::create(const config::Config& cfg, speech::SpeechStage* speech,
+Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOptions& options, speech::SpeechStage* speech,
                                                        speech::AudioStage* audio, pipeline::CancelToken& cancel,
                                                        pipeline::Heartbeat* ttsBeat) {
-  std::unique_ptr<AnswerPath> p(new AnswerPath());
-  p->cfg_ = cfg;
+  std::unique_ptr<AnswerStage> p(new AnswerStage());
+  p->options_ = options;
   p->speech_ = speech;
   p->audio_ = audio != nullptr && audio->hasPlayback() ? audio : nullptr;
   p->cancel_ = &cancel;
@@ -141,9 +140,9 @@ Result<std::unique_ptr<AnswerPath>> AnswerPath::create(const config::Config& cfg
   return p;
 }
 
-AnswerPath::~AnswerPath() { stop(); }
+AnswerStage::~AnswerStage() { stop(); }
 
-Status AnswerPath::start(const std::atomic<bool>& stop) {
+Status AnswerStage::start(const std::atomic<bool>& stop) {
   if (started_) return {};
   stop_ = &stop;
   if (audio_ != nullptr) {
@@ -165,7 +164,7 @@ Status AnswerPath::start(const std::atomic<bool>& stop) {
   return {};
 }
 
-void AnswerPath::stop() {
+void AnswerStage::stop() {
   if (!started_) return;
   cancel_->cancel();  // the model, the cloud stream and the TTS return within a token / chunk
   brainThread_.join();
@@ -173,7 +172,7 @@ void AnswerPath::stop() {
   started_ = false;
 }
 
-AnswerCounters AnswerPath::counters() const noexcept {
+AnswerCounters AnswerStage::counters() const noexcept {
   AnswerCounters c;
   c.requests = requests_.load(std::memory_order_relaxed);
   c.answered = answered_.load(std::memory_order_relaxed);
@@ -188,7 +187,7 @@ AnswerCounters AnswerPath::counters() const noexcept {
   return c;
 }
 
-void AnswerPath::logMetrics() const {
+void AnswerStage::logMetrics() const {
   const AnswerCounters c = counters();
   const auto e = metrics_->endpointToAudioUs.snapshot().summary();
   const auto s = metrics_->speechEndToAudioUs.snapshot().summary();
@@ -202,7 +201,7 @@ void AnswerPath::logMetrics() const {
                  ms(t.p50), ms(t.p95));
 }
 
-bool AnswerPath::post(const pipeline::Message& m) {
+bool AnswerStage::post(const pipeline::Message& m) {
   while (!toTts_.tryPost(m)) {
     if (stop_->load(std::memory_order_acquire)) return false;
     sleepNs(1'000'000);  // the TTS thread is speaking: it frees a slot per phrase
@@ -210,7 +209,7 @@ bool AnswerPath::post(const pipeline::Message& m) {
   return true;
 }
 
-bool AnswerPath::prepareAnswer() {
+bool AnswerStage::prepareAnswer() {
   if (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
     // Still speaking the previous answer: a new request supersedes it (a barge-in has already cancelled it).
     if (!cancel_->cancelled()) superseded_.fetch_add(1, std::memory_order_relaxed);
@@ -230,7 +229,7 @@ bool AnswerPath::prepareAnswer() {
   return !stop_->load(std::memory_order_acquire);
 }
 
-void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text) {
+void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text) {
   const uint64_t takenNs = nowNs();
   if (!prepareAnswer()) return;
   const bool speak = ttsState_.load(std::memory_order_acquire) >= 0;
@@ -281,26 +280,22 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
   }
 }
 
-std::vector<std::string> AnswerPath::statusNotes() const {
+std::vector<std::string> AnswerStage::statusNotes() const {
   std::lock_guard lock(notesMutex_);
   return statusNotes_;
 }
 
-std::vector<std::string> AnswerPath::statusInfo() const {
+std::vector<std::string> AnswerStage::statusInfo() const {
   std::lock_guard lock(notesMutex_);
   return statusInfo_;
 }
 
-void AnswerPath::brainMain() {
-  brain::BrainOverrides ov;
-  ov.cataloguePath = brain::defaultCataloguePath();
-  ov.logDecisions = true;  // the router's decision line (route=..., reason=...) for every request
-  ov.spokenRequests = true;  // every request is a transcript
+void AnswerStage::brainMain() {
   if (log::level() >= log::Level::debug) {
     if (auto pii = privacy::PiiClassifier::create()) answerMask_ = std::move(*pii);
   }
-  std::unique_ptr<brain::Brain> brain;
-  if (auto b = brain::Brain::create(cfg_, ov)) {
+  std::unique_ptr<Brain> brain;
+  if (auto b = Brain::create(options_.brain)) {
     brain = std::move(b).value();
     brainReady_.store(true, std::memory_order_relaxed);
     for (const std::string& w : brain->warnings()) SOTTO_LOG_WARN("brain", "degraded", "%s", w.c_str());
@@ -339,10 +334,10 @@ void AnswerPath::brainMain() {
   }
 }
 
-void AnswerPath::ttsMain() {
+void AnswerStage::ttsMain() {
   QueueOutput out(*this, audio_->playbackRing(), audio_->sink()->format().rateHz);
   std::unique_ptr<speech::TtsStage> stage;
-  const speech::TtsOptions opts = ttsOptionsFrom(cfg_);
+  const speech::TtsOptions& opts = options_.tts;
   auto engine = speech::createTts(opts);
   if (engine) {
     auto s = speech::TtsStage::create(std::move(engine).value(), out);
@@ -414,4 +409,4 @@ void AnswerPath::ttsMain() {
   ttsDone_.store(UINT64_MAX, std::memory_order_release);
 }
 
-}  // namespace sotto::app
+}  // namespace sotto::answer

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The speaker's answer path in sottod: brain thread (transcript -> Brain) and TTS thread (answer text -> speaker).
+// The answer stage: the brain thread (transcript -> Brain: route execution) and the TTS thread (answer text ->
+// chunker -> TTS -> playback ring), with the first-audio metrics. sottod wires it; `sotto ask` drives its Brain.
 #pragma once
 
 #include <atomic>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/config/config.h"
+#include "engine/answer/brain.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/pipeline/histogram.h"
@@ -17,16 +18,19 @@
 #include "engine/privacy/pii.h"
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/speech_stage.h"
+#include "engine/speech/tts.h"
 #include "engine/speech/tts_stage.h"
 #include "sotto/hal/rt.h"
 
-namespace sotto::brain {
-class Brain;
-}
-
-namespace sotto::app {
+namespace sotto::answer {
 
 struct AnswerStart;
+
+// What the stage is built from (app/common/answer_config.h translates the config).
+struct AnswerStageOptions {
+  BrainOptions brain;      // built on the brain thread at start()
+  speech::TtsOptions tts;  // the voice, loaded on the TTS thread at start()
+};
 
 struct AnswerCounters {
   uint64_t requests = 0;      // transcripts taken from the speech stage
@@ -54,17 +58,17 @@ struct AnswerMetrics {
 // Threads: create(), start(), stop(), counters(), logMetrics(), stallTts() on the control thread; the two
 // threads it starts are its own. Neither thread is real time: the brain blocks in Brain::ask (model, cloud), the
 // TTS thread in synthesis and while the playback ring is full. The audio thread is never waited for.
-class AnswerPath {
+class AnswerStage {
  public:
   // speech (may be null: nothing to answer but announcements), audio (may be null or without a speaker: answers
   // are computed and logged, not spoken), cancel: the pipeline's answer token (barge-in cancels it; this class
   // resets it before each answer). ttsBeat: the TTS thread's watchdog heartbeat (may be null). All borrowed.
   // Reserves the text mailbox; the Brain and the TTS engine are built on their threads at start (model loading
   // does not delay READY), and what fails there degrades with one log line each.
-  static Result<std::unique_ptr<AnswerPath>> create(const config::Config& cfg, speech::SpeechStage* speech,
+  static Result<std::unique_ptr<AnswerStage>> create(const AnswerStageOptions& options, speech::SpeechStage* speech,
                                                     speech::AudioStage* audio, pipeline::CancelToken& cancel,
                                                     pipeline::Heartbeat* ttsBeat);
-  ~AnswerPath();
+  ~AnswerStage();
 
   Status start(const std::atomic<bool>& stop);
   // Cancels the answer in progress and joins both threads. The caller has set the stop flag. Idempotent.
@@ -83,7 +87,7 @@ class AnswerPath {
   void stallTts() noexcept { stallTts_.store(true, std::memory_order_relaxed); }
 
  private:
-  AnswerPath() = default;
+  AnswerStage() = default;
   void brainMain();
   void ttsMain();
   class TtsFeed;
@@ -94,10 +98,10 @@ class AnswerPath {
   bool prepareAnswer();
   // Brain thread: one answer (request text or announcement) through the brain (or said as is) to the TTS thread.
   // brain null: unavailable; request null: an announcement, said as it is.
-  void answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text);
+  void answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text);
   bool post(const pipeline::Message& m);  // brain thread; waits while the mailbox is full; false on shutdown
 
-  config::Config cfg_;
+  AnswerStageOptions options_;
   speech::SpeechStage* speech_ = nullptr;
   speech::AudioStage* audio_ = nullptr;
   pipeline::CancelToken* cancel_ = nullptr;
@@ -124,4 +128,4 @@ class AnswerPath {
   std::unique_ptr<privacy::PiiClassifier> answerMask_;
 };
 
-}  // namespace sotto::app
+}  // namespace sotto::answer

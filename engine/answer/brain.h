@@ -1,35 +1,69 @@
 // SPDX-License-Identifier: MIT
-// Brain: everything between a transcript (or typed text) and the answer stream — PII, intents and their handlers,
-// the answer cache, the local model, the router and the anonymized cloud escalation — wired from the config.
+// Brain: route execution of the answer stage — everything between a transcript (or typed text) and the answer
+// stream: PII, intents and their handlers, the answer cache, the local model, the router and the anonymized cloud
+// escalation under its supervisor (filler, hard timeout, fallbacks). Built from BrainOptions (app/ translates the
+// config into them: app/common/answer_config.h).
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "app/config/config.h"
+#include "engine/cloud/client.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/router/decision.h"
 #include "engine/router/route.h"
+#include "engine/router/router.h"
 #include "engine/router/router_metrics.h"
 #include "sotto/hal/result.h"
 
-namespace sotto::brain {
+namespace sotto::nlu {
+class Understander;
+}
 
-// Command-line overrides of the config (sotto ask).
-struct BrainOverrides {
-  std::optional<router::PrivacyMode> privacy;
+namespace sotto::answer {
+
+// Everything the Brain is built from. Paths and sizes come from the config (app/common/answer_config.h), with the
+// command line's overrides (sotto ask) already applied.
+struct BrainOptions {
+  router::PrivacyMode privacy = router::PrivacyMode::private_;     // the mode at start
+  // What "privacy online" (the intent) switches back to: the configured mode, or private when that is offline.
+  router::PrivacyMode onlineMode = router::PrivacyMode::private_;
   router::ForcedRoute forced = router::ForcedRoute::automatic;
-  std::optional<std::string> cloudUrl;   // --cloud URL (http:// only for loopback)
-  std::optional<std::string> modelPath;  // --model FILE ("" = no local model)
-  std::optional<std::string> stateDir;   // timers, cache, keys, audit log
-  std::string cataloguePath;             // intent catalogue; empty = the installed one
-  unsigned maxAnswerTokens = 96;         // local model answers
-  bool logDecisions = true;              // one info log line per routing decision (sotto ask shows it itself)
-  // Requests are transcripts of speech (the daemon): a reading of no command below asr.clarify-below is asked
+  std::string stateDir;       // timers, cache, keys, audit log, the router's cost caps (created when missing)
+  std::string cataloguePath;  // intent catalogue; the personal-data and understanding models live beside it
+  // Borrowed, may be null: the understander built from cataloguePath by someone else (the daemon's recognizer),
+  // shared so the catalogue and its model are loaded once. Must outlive the Brain. Null: the Brain loads its own.
+  const nlu::Understander* understander = nullptr;
+  std::string modelPath;      // the local GGUF model; "" = none
+  unsigned llmThreads = 1;    // the model's thread pool, the calling thread included
+  std::vector<int> llmCpus;   // the pool's workers are pinned to these; empty = not pinned
+  bool mlockModel = false;    // mlock the mapped weights (a failure is reported in warnings(), not fatal)
+  unsigned contextTokens = 2048;
+  unsigned maxAnswerTokens = 96;  // local model answers
+  bool logDecisions = true;       // one info log line per routing decision (sotto ask shows it itself)
+  // Requests are transcripts of speech (the daemon): a reading of no command below clarifyBelow is asked
   // again too (typed text is never misheard).
   bool spokenRequests = false;
+  float clarifyBelow = 0.0f;       // asr.clarify-below; 0 = never ask again
+  std::size_t maxAnswerChars = 0;  // tts.max-answer-chars: longer answers are cut and end honestly
+  // "local-only" | "redact" | "allow" per personal-data type (privacy::PolicyTable::fromNames).
+  std::array<std::string, 14> piiPolicy;
+  // The answer cache (0 entries in both tiers: none).
+  std::uint32_t cacheExactEntries = 0, cacheSemanticEntries = 0, cacheTtlTimeSensitiveS = 0, cacheTtlStaticS = 0;
+  std::uint32_t cacheSemanticThresholdPct = 0, cacheWarmStartEntries = 0, cacheMaxAnswerBytes = 0;
+  std::uint32_t auditMaxFileKib = 0, auditFiles = 0;
+  std::uint32_t deviceIdRotationH = 24;
+  cloud::ClientOptions cloud;  // cloud.endpoint empty: no escalation
+  std::string cloudModel;
+  // Thresholds, breaker, caps, latency priors and the supervisor's budgets; the Brain fills cloudConfigured,
+  // logDecisions and capsFile.
+  router::RouterOptions router;
 };
 
 // What one request did. `sent` holds exactly the bytes that left the device (the HTTP request body), if any.
@@ -48,7 +82,7 @@ struct AskResult {
   bool filler = false;     // "Let me check that." was spoken while waiting
   bool fellBack = false;   // the first route failed and another answered
   // The request read as a state-changing command (timer, alarm, volume, privacy) understood with a confidence
-  // below asr.clarify-below, or (spokenRequests) as no command that unsurely: nothing was executed and
+  // below BrainOptions::clarifyBelow, or (spokenRequests) as no command that unsurely: nothing was executed and
   // kClarifyText was said; the speaker listens again.
   bool clarify = false;
 };
@@ -74,19 +108,16 @@ class AskSink {
   ~AskSink() = default;
 };
 
-// Threads: create() and ask() on the brain thread (ask blocks until the answer is complete or cancelled); cancel
-// through the token from any thread. Parts that fail to load (model file, catalogue, cache file, key) are
-// reported by warnings() and the brain answers with what is left (e.g. intents only).
-// The intent catalogue a build should use: the installed one (/etc/sotto/intents.xml) when readable, else the
-// source tree's (developer builds before `cmake --install`), else "" (Brain::create then uses the installed path
-// and reports intents disabled). Any thread.
-std::string defaultCataloguePath();
 // The personal-data model beside a catalogue: /etc/sotto/intents.xml -> /etc/sotto/pii.nlu. Any thread.
 std::string piiModelPathBeside(const std::string& cataloguePath);
 
+// Threads: create() and ask() on the brain thread (ask blocks until the answer is complete or cancelled); cancel
+// through the token from any thread. Parts that fail to load (model file, catalogue, cache file, key) are
+// reported by warnings() and the brain answers with what is left (e.g. intents only).
+
 class Brain {
  public:
-  static Result<std::unique_ptr<Brain>> create(const config::Config& config, const BrainOverrides& overrides);
+  static Result<std::unique_ptr<Brain>> create(const BrainOptions& options);
   ~Brain();
   Brain(const Brain&) = delete;
   Brain& operator=(const Brain&) = delete;
@@ -121,4 +152,4 @@ class Brain {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace sotto::brain
+}  // namespace sotto::answer

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// The answer stage's options from the config: one mapping for sottod and `sotto ask` (and the tests that drive
+// the Brain), as listener_config.h is for the recognizer.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/config/config.h"
+#include "engine/answer/answer_stage.h"
+#include "engine/answer/brain.h"
+
+namespace sotto::app {
+
+// Command-line overrides of the config (sotto ask).
+struct BrainOverrides {
+  std::optional<router::PrivacyMode> privacy;
+  router::ForcedRoute forced = router::ForcedRoute::automatic;
+  std::optional<std::string> cloudUrl;   // --cloud URL (http:// only for loopback)
+  std::optional<std::string> modelPath;  // --model FILE ("" = no local model)
+  std::optional<std::string> stateDir;   // timers, cache, keys, audit log
+  std::string cataloguePath;             // intent catalogue; empty = defaultCataloguePath()
+  unsigned maxAnswerTokens = 96;         // local model answers
+  bool logDecisions = true;              // one info log line per routing decision (sotto ask shows it itself)
+  // Requests are transcripts of speech (the daemon): a reading of no command below asr.clarify-below is asked
+  // again too (typed text is never misheard).
+  bool spokenRequests = false;
+};
+
+// The intent catalogue a build uses, for every command and the daemon: the installed one (/etc/sotto/intents.xml)
+// when readable, else the source tree's (developer builds before `cmake --install`), else the installed path (whose
+// loading then fails and is reported). Any thread.
+std::string defaultCataloguePath();
+
+// The Brain's options: the config with the overrides applied. Any thread; pure but for defaultCataloguePath().
+answer::BrainOptions brainOptionsFrom(const config::Config& c, const BrainOverrides& overrides = {});
+
+// sottod's answer stage: spoken requests, decisions logged, the installed (or source) catalogue, the config's voice.
+answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c);
+
+}  // namespace sotto::app
