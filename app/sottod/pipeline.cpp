@@ -174,6 +174,7 @@ Status Pipeline::start() {
   });
   if (!t) {
     stop_.store(true, std::memory_order_release);
+    audio_->captureWakeup().notify();
     speechThread_.join();
     return std::move(t).error();
   }
@@ -191,6 +192,7 @@ Status Pipeline::start() {
 void Pipeline::stop() {
   if (!started_) return;
   stop_.store(true, std::memory_order_release);
+  audio_->captureWakeup().notify();  // the speech thread may sleep on an ended capture stream
   if (answers_) answers_->stop();  // cancels the answer in progress; nothing waits for the audio thread
   audioThread_.join();
   speechThread_.join();
@@ -207,7 +209,11 @@ std::vector<std::string> Pipeline::stageNames() const {
 bool Pipeline::injectStall(std::string_view stage) {
   auto msg = pipeline::Message::make(static_cast<uint32_t>(speech::AudioCommand::stall));
   if (stage == "audio" && audio_) return audio_->commands().post(msg);
-  if (stage == "speech" && speech_) return speech_->commands().post(msg);
+  if (stage == "speech" && speech_) {
+    const bool posted = speech_->commands().post(msg);
+    audio_->captureWakeup().notify();  // served at once, even after the capture stream ended
+    return posted;
+  }
   if (stage == "tts" && answers_ && answers_->counters().speaking) {
     answers_->stallTts();
     return true;

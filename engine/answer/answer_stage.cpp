@@ -18,13 +18,7 @@ namespace {
 enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3 };
 
 constexpr size_t kTextSlots = 256;            // 256 x 47 bytes of answer text in flight
-constexpr long kIdlePollNs = 2'000'000;       // how often an idle brain/TTS thread looks for work
 constexpr uint64_t kDrainWaitNs = 100'000'000;  // a cancelled answer leaves the playback ring within this
-
-void sleepNs(long ns) {
-  timespec ts{0, ns};
-  nanosleep(&ts, nullptr);
-}
 
 uint64_t nowNs() { return pipeline::monotonicNowNs(); }
 double ms(uint64_t us) { return static_cast<double>(us) / 1000.0; }
@@ -48,7 +42,7 @@ struct AnswerStart {
 class AnswerStage::QueueOutput final : public speech::PcmOutput {
  public:
   QueueOutput(AnswerStage& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
-      : path_(path), ring_(ring), out_(ring, rateHz) {}
+      : path_(path), ring_(ring), out_(ring, rateHz, 100, &path.audio_->playbackWakeup()) {}
   void arm(const AnswerStart& start) {
     start_ = start;
     first_ = true;
@@ -132,6 +126,10 @@ Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOption
   p->audio_ = audio != nullptr && audio->hasPlayback() ? audio : nullptr;
   p->cancel_ = &cancel;
   p->ttsBeat_ = ttsBeat;
+  if (speech != nullptr) speech->setTranscriptWakeup(&p->brainWake_);
+  // A barge-in wakes the TTS thread waiting for room in the playback ring.
+  if (p->audio_ != nullptr && !cancel.wakeOnCancel(&p->audio_->playbackWakeup()))
+    return makeError(Errc::invalid_argument, "answer stage: the cancel token wakes too many stages");
   auto box = pipeline::SpscMailbox<pipeline::Message>::create(kTextSlots);
   if (!box) return std::move(box).error();
   p->toTts_ = std::move(box).value();
@@ -167,6 +165,8 @@ Status AnswerStage::start(const std::atomic<bool>& stop) {
 void AnswerStage::stop() {
   if (!started_) return;
   cancel_->cancel();  // the model, the cloud stream and the TTS return within a token / chunk
+  brainWake_.notify();  // the caller has set the stop flag: both threads look at it again
+  ttsWake_.notify();
   brainThread_.join();
   ttsThread_.join();
   started_ = false;
@@ -202,10 +202,13 @@ void AnswerStage::logMetrics() const {
 }
 
 bool AnswerStage::post(const pipeline::Message& m) {
-  while (!toTts_.tryPost(m)) {
+  for (;;) {
+    const uint32_t ticket = brainWake_.prepare();
+    if (toTts_.tryPost(m)) break;
     if (stop_->load(std::memory_order_acquire)) return false;
-    sleepNs(1'000'000);  // the TTS thread is speaking: it frees a slot per phrase
+    brainWake_.wait(ticket);  // the TTS thread is speaking: it frees a slot per phrase and notifies
   }
+  ttsWake_.notify();
   return true;
 }
 
@@ -214,16 +217,24 @@ bool AnswerStage::prepareAnswer() {
     // Still speaking the previous answer: a new request supersedes it (a barge-in has already cancelled it).
     if (!cancel_->cancelled()) superseded_.fetch_add(1, std::memory_order_relaxed);
     cancel_->cancel();
-    while (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
+    for (;;) {
+      const uint32_t ticket = brainWake_.prepare();
+      if (ttsDone_.load(std::memory_order_acquire) >= lastPosted_) break;
       if (stop_->load(std::memory_order_acquire)) return false;
-      sleepNs(1'000'000);
+      brainWake_.wait(ticket);  // the TTS thread notifies when it is done with an answer
     }
   }
   if (cancel_->cancelled() && audio_ != nullptr) {
     // The audio thread drops a cancelled answer's queued audio once a period; it must see the token set until
     // the ring is empty, or the old answer's tail would play after the reset.
     const uint64_t until = nowNs() + kDrainWaitNs;
-    while (audio_->playbackRing().size() > 0 && nowNs() < until) sleepNs(1'000'000);
+    pipeline::Wakeup& popped = audio_->playbackWakeup();  // notified as the audio thread drops queued frames
+    for (;;) {
+      const uint32_t ticket = popped.prepare();
+      const uint64_t now = nowNs();
+      if (audio_->playbackRing().size() == 0 || now >= until) break;
+      popped.wait(ticket, static_cast<int64_t>(until - now));
+    }
   }
   cancel_->reset();
   return !stop_->load(std::memory_order_acquire);
@@ -315,8 +326,11 @@ void AnswerStage::brainMain() {
   } else {
     SOTTO_LOG_ERROR("brain", "unavailable", "cannot answer requests: %s", b.error().message.c_str());
   }
-  uint64_t nextTimerCheckNs = 0;
-  while (!stop_->load(std::memory_order_acquire)) {
+  for (;;) {
+    // The ticket comes before every check: a transcript (the speech thread), the TTS thread finishing an answer or
+    // the stop request after it wakes the wait below.
+    const uint32_t ticket = brainWake_.prepare();
+    if (stop_->load(std::memory_order_acquire)) break;
     speech::TranscriptMessage t;
     if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
       requests_.fetch_add(1, std::memory_order_relaxed);
@@ -324,13 +338,19 @@ void AnswerStage::brainMain() {
       continue;
     }
     // Timers and alarms wait until the current answer has been said; then they are said like an answer.
-    const uint64_t now = nowNs();
-    if (brain && now >= nextTimerCheckNs && ttsDone_.load(std::memory_order_acquire) >= lastPosted_) {
-      nextTimerCheckNs = now + 50'000'000;
-      for (const std::string& a : brain->dueAnnouncements()) answer(brain.get(), nullptr, a);
-      continue;
+    int64_t waitNs = -1;  // no timer set: sleep until a hand-off
+    if (brain) {
+      const bool idle = ttsDone_.load(std::memory_order_acquire) >= lastPosted_;
+      const std::optional<int64_t> dueMs = brain->msUntilDue();
+      if (dueMs && *dueMs <= 0 && idle) {
+        for (const std::string& a : brain->dueAnnouncements()) answer(brain.get(), nullptr, a);
+        continue;
+      }
+      // Due but still speaking: the TTS thread's notify ends the wait. Otherwise until the deadline, looked at
+      // again at least every second because the handlers' deadlines are wall-clock times (the clock may be set).
+      if (dueMs && *dueMs > 0) waitNs = std::min<int64_t>(*dueMs, 1000) * 1'000'000;
     }
-    sleepNs(kIdlePollNs);
+    brainWake_.wait(ticket, waitNs);
   }
 }
 
@@ -366,13 +386,17 @@ void AnswerStage::ttsMain() {
     }
     idle ? ttsBeat_->markIdle() : ttsBeat_->beat();
   };
-  while (!stop_->load(std::memory_order_acquire)) {
+  for (;;) {
+    const uint32_t ticket = ttsWake_.prepare();
+    if (stop_->load(std::memory_order_acquire)) break;
     pipeline::Message m;
     if (!toTts_.tryReceive(m)) {
-      beat(current == 0);  // between answers there is no time bound; inside one the brain may be slow
-      sleepNs(kIdlePollNs);
+      // Waiting for the brain has no time bound (between answers, or a slow model or cloud inside one): idle.
+      beat(true);
+      ttsWake_.wait(ticket);  // the brain notifies after every post, stop() after setting the flag
       continue;
     }
+    brainWake_.notify();  // a slot is free for a brain waiting to post
     beat(false);
     Status st;
     switch (static_cast<TtsMsg>(m.type)) {
@@ -397,6 +421,7 @@ void AnswerStage::ttsMain() {
         }
         spoken_.fetch_add(1, std::memory_order_relaxed);
         ttsDone_.store(m.value, std::memory_order_release);
+        brainWake_.notify();
         current = 0;
         break;
     }
@@ -407,6 +432,7 @@ void AnswerStage::ttsMain() {
   }
   // Shutdown: whatever was queued is dropped; tell a brain thread waiting for us that we are done.
   ttsDone_.store(UINT64_MAX, std::memory_order_release);
+  brainWake_.notify();
 }
 
 }  // namespace sotto::answer

@@ -84,7 +84,10 @@ class AnswerStage {
   const AnswerMetrics& metrics() const noexcept { return *metrics_; }
   void logMetrics() const;
   // Fault injection (tests): the TTS thread stops beating until shutdown.
-  void stallTts() noexcept { stallTts_.store(true, std::memory_order_relaxed); }
+  void stallTts() noexcept {
+    stallTts_.store(true, std::memory_order_relaxed);
+    ttsWake_.notify();  // a TTS thread asleep between answers must run once to show the hang
+  }
 
  private:
   AnswerStage() = default;
@@ -108,6 +111,9 @@ class AnswerStage {
   pipeline::Heartbeat* ttsBeat_ = nullptr;
   const std::atomic<bool>* stop_ = nullptr;
   pipeline::SpscMailbox<pipeline::Message> toTts_;
+  // Hand-offs: the brain thread sleeps on brainWake_ (transcripts from the speech thread, the TTS thread finishing
+  // an answer or freeing a mailbox slot, stop()), the TTS thread on ttsWake_ (the brain's posts, stop()).
+  pipeline::Wakeup brainWake_, ttsWake_;
   std::unique_ptr<AnswerMetrics> metrics_;
   std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
   hal::RtThread brainThread_, ttsThread_;

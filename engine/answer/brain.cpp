@@ -209,6 +209,14 @@ const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProb
 const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
 bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
 
+std::optional<std::int64_t> Brain::msUntilDue() const {
+  if (!impl_->startAnnouncements.empty()) return 0;
+  if (!impl_->handlers) return std::nullopt;
+  const std::optional<std::int64_t> next = impl_->handlers->nextDeadlineMs();
+  if (!next) return std::nullopt;
+  return *next - impl_->clock.nowMs();
+}
+
 std::vector<std::string> Brain::dueAnnouncements() {
   std::vector<std::string> out = std::move(impl_->startAnnouncements);
   impl_->startAnnouncements.clear();

@@ -144,6 +144,9 @@ class Brain {
   // alarms that went off (the handlers' fireDue) and, on the first call, what happened while the device was off.
   // Empty when nothing is due (cheap: one clock read).
   std::vector<std::string> dueAnnouncements();
+  // Brain thread. Milliseconds until dueAnnouncements() has something to say (0 or less: now), for the brain
+  // thread's wait; nullopt: no timer or alarm is set. Cheap: one clock read.
+  std::optional<std::int64_t> msUntilDue() const;
 
   struct Impl;
 

@@ -2,7 +2,6 @@
 // The Brain's cloud route (audit, anonymized request, supervised stream, de-anonymized answer) and its fallbacks.
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -24,10 +23,12 @@ constexpr const char* kCloudSystemPrompt =
     "You are the voice of a smart speaker. Answer in one or two short sentences that read well aloud. Text in "
     "square brackets such as [PERSON_1] stands for private details: keep it exactly as written.";
 
-// Deltas from the cloud thread to the brain thread.
+// Deltas from the cloud thread to the brain thread, which sleeps on `wake` until a delta, the end of the stream,
+// a cancel (the token wakes it too) or the supervisor's next deadline.
 struct DeltaQueue final : cloud::DeltaSink {
+  explicit DeltaQueue(pipeline::Wakeup& w) : wake(w) {}
+  pipeline::Wakeup& wake;
   std::mutex m;
-  std::condition_variable cv;
   std::string pending;
   bool any = false, done = false;
   void onDelta(std::string_view text) override {
@@ -36,14 +37,14 @@ struct DeltaQueue final : cloud::DeltaSink {
       pending.append(text);
       any = true;
     }
-    cv.notify_one();
+    wake.notify();
   }
   void finish() {
     {
       std::lock_guard<std::mutex> lock(m);
       done = true;
     }
-    cv.notify_one();
+    wake.notify();
   }
 };
 
@@ -94,7 +95,15 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
     if (policy.get(type) == privacy::PiiPolicy::localOnly) localOnly |= privacy::piiTypeBit(type);
   }
 
-  DeltaQueue q;
+  DeltaQueue q(cloudWake);
+  // A barge-in wakes the wait below at once (and stops waking it when this request is over).
+  struct WakeOnCancel {
+    const pipeline::CancelToken* token;
+    pipeline::Wakeup* wake;
+    ~WakeOnCancel() {
+      if (token != nullptr) token->stopWaking(wake);
+    }
+  } wakeOnCancel{cancel != nullptr && cancel->wakeOnCancel(&cloudWake) ? cancel : nullptr, &cloudWake};
   pipeline::CancelToken stopCloud;  // the supervisor's deadline, a length bound or the user's barge-in
   cloud::ChatOutcome outcome;
   std::thread worker([&] {
@@ -118,15 +127,24 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
   for (;;) {
     bool finished = false;
     {
-      std::unique_lock<std::mutex> lock(q.m);
-      const auto deadline = sup.nextDeadline();
-      auto ready = [&] { return !q.pending.empty() || q.done; };
-      if (deadline == router::Millis::max()) {
-        q.cv.wait_for(lock, std::chrono::milliseconds(20), ready);
-      } else {
-        const auto wait = std::max<router::Millis>(router::Millis{1}, deadline - now());
-        q.cv.wait_for(lock, std::min<router::Millis>(wait, router::Millis{20}), ready);
+      // The ticket comes before the looks: a delta, the end, a cancel or the deadline after them ends the wait.
+      const std::uint32_t ticket = cloudWake.prepare();
+      bool ready;
+      {
+        std::lock_guard<std::mutex> lock(q.m);
+        ready = !q.pending.empty() || q.done;
       }
+      const bool cancelSeen = cancel != nullptr && cancel->cancelled() && !stopped;
+      if (!ready && !cancelSeen) {
+        // Stopped: only waiting for the client to let go (it returns within its own cancel check).
+        const auto deadline = stopped ? router::Millis::max() : sup.nextDeadline();
+        if (deadline == router::Millis::max()) {
+          cloudWake.wait(ticket);
+        } else if (const auto left = deadline - now(); left.count() > 0) {
+          cloudWake.wait(ticket, static_cast<std::int64_t>(left.count()) * 1'000'000);
+        }
+      }
+      std::lock_guard<std::mutex> lock(q.m);
       piece.swap(q.pending);
       q.pending.clear();
       finished = q.done && q.pending.empty();

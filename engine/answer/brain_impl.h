@@ -28,6 +28,7 @@
 #include "engine/privacy/device_id.h"
 #include "engine/privacy/pii.h"
 #include "engine/privacy/policy.h"
+#include "engine/pipeline/wakeup.h"
 #include "engine/router/router.h"
 #include "sotto/hal/keystore.h"
 #include "sotto/hal/thread_pool.h"
@@ -136,6 +137,9 @@ struct Brain::Impl {
   intents::DeviceStatus device;
   std::optional<detail::LocalModel> local;
   std::unique_ptr<router::Router> router;
+  // The brain thread sleeps on it while a cloud answer streams: the cloud thread's deltas and end, the request's
+  // cancel token and the supervisor's deadline wake it.
+  pipeline::Wakeup cloudWake;
 
   Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel);
   // Generates up to `maxTokens` more tokens of the local answer into `c` (streaming when c.live is set).
