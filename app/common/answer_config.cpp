@@ -2,23 +2,10 @@
 // brainOptionsFrom / answerStageOptionsFrom (see answer_config.h).
 #include "app/common/answer_config.h"
 
-#include <unistd.h>
-
+#include "app/common/catalogue_path.h"
 #include "app/common/tts_config.h"
-#include "engine/intents/catalogue.h"
-
-#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
-#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
-#endif
 
 namespace sotto::app {
-
-std::string defaultCataloguePath() {
-  if (::access(intents::kDefaultCataloguePath, R_OK) == 0) return intents::kDefaultCataloguePath;
-  if (*SOTTO_INTENTS_SOURCE_CATALOGUE != '\0' && ::access(SOTTO_INTENTS_SOURCE_CATALOGUE, R_OK) == 0)
-    return SOTTO_INTENTS_SOURCE_CATALOGUE;
-  return intents::kDefaultCataloguePath;
-}
 
 answer::BrainOptions brainOptionsFrom(const config::Config& c, const BrainOverrides& o) {
   answer::BrainOptions b;
@@ -73,12 +60,15 @@ answer::BrainOptions brainOptionsFrom(const config::Config& c, const BrainOverri
   return b;
 }
 
-answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c) {
+answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c, const std::string& cataloguePath,
+                                                  const nlu::Understander* understander) {
   answer::AnswerStageOptions a;
   BrainOverrides o;
+  o.cataloguePath = cataloguePath;
   o.logDecisions = true;    // the router's decision line (route=..., reason=...) for every request
   o.spokenRequests = true;  // every request is a transcript
   a.brain = brainOptionsFrom(c, o);
+  a.brain.understander = understander;
   a.tts = ttsOptionsFrom(c);
   return a;
 }

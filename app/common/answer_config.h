@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "app/common/catalogue_path.h"
 #include "app/config/config.h"
 #include "engine/answer/answer_stage.h"
 #include "engine/answer/brain.h"
@@ -27,15 +28,14 @@ struct BrainOverrides {
   bool spokenRequests = false;
 };
 
-// The intent catalogue a build uses, for every command and the daemon: the installed one (/etc/sotto/intents.xml)
-// when readable, else the source tree's (developer builds before `cmake --install`), else the installed path (whose
-// loading then fails and is reported). Any thread.
-std::string defaultCataloguePath();
 
 // The Brain's options: the config with the overrides applied. Any thread; pure but for defaultCataloguePath().
 answer::BrainOptions brainOptionsFrom(const config::Config& c, const BrainOverrides& overrides = {});
 
-// sottod's answer stage: spoken requests, decisions logged, the installed (or source) catalogue, the config's voice.
-answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c);
+// sottod's answer stage: spoken requests, decisions logged, the config's voice, the catalogue at cataloguePath
+// ("" = defaultCataloguePath()) and, when the recognizer already built it from that catalogue, its understander
+// (borrowed: it must outlive the stage), so the catalogue and its model are loaded once.
+answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c, const std::string& cataloguePath = {},
+                                                  const nlu::Understander* understander = nullptr);
 
 }  // namespace sotto::app

@@ -16,9 +16,6 @@
 #include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 
-#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
-#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
-#endif
 
 namespace sotto::app {
 namespace {
@@ -35,13 +32,11 @@ constexpr uint64_t kLowDiskBytes = 64 * 1024;  // less free than this in the sta
 // The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar, domain LM and
 // understanding (app/common/recognition_setup.h: the same as `sotto listen`). Loads the models (blocks for a
 // moment). An error means the daemon runs without recognition. `setup` must outlive the listener.
-Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, RecognitionSetup& setup,
+Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, const std::string& cataloguePath,
+                                                       RecognitionSetup& setup,
                                                        std::vector<std::string>& degradations) {
   speech::ListenerConfig lc = app::listenerConfigFrom(c);
-  struct stat st {};
-  const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath
-                                                                       : SOTTO_INTENTS_SOURCE_CATALOGUE;
-  prepareRecognition(c, path, lc, setup);
+  prepareRecognition(c, cataloguePath, lc, setup);
   for (const auto& w : setup.warnings) {
     degradations.push_back(w);
     SOTTO_LOG_WARN("speech", "recognition-degraded", "%s", w.c_str());
@@ -65,6 +60,7 @@ size_t roundUpPow2(size_t n) {
 Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
   std::unique_ptr<Pipeline> p(new Pipeline());
   p->cfg_ = cfg;
+  const std::string catalogue = defaultCataloguePath();  // the recognizer's grammar and the brain's intents
   auto health = pipeline::HealthMonitor::create(8);
   if (!health) return std::move(health).error();
   p->health_ = std::move(health).value();
@@ -113,7 +109,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
       p->degradations_.push_back("no speech recognition: it needs 16000 Hz capture");
       SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition needs 16000 Hz capture, not %u Hz",
                       captureRate);
-    } else if (auto l = makeListener(cfg, *p->recognition_, p->degradations_); l) {
+    } else if (auto l = makeListener(cfg, catalogue, *p->recognition_, p->degradations_); l) {
       listener = std::move(l).value();
       if (!listener->wakeFallbackReason().empty()) {
         // Still listening, with the weaker spotter: say so in STATUS and the journal.
@@ -144,7 +140,10 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
     // sanitizer build it outlasts a short stall limit).
     ttsBeat->markIdle();
   }
-  auto answers = answer::AnswerStage::create(answerStageOptionsFrom(cfg), p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
+  // The brain understands requests with the recognizer's understander: the catalogue and its model load once.
+  const nlu::Understander* understander =
+      p->recognition_->understander ? &*p->recognition_->understander : nullptr;
+  auto answers = answer::AnswerStage::create(answerStageOptionsFrom(cfg, catalogue, understander), p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
   if (!answers) return std::move(answers).error();
   p->answers_ = std::move(answers).value();
   return p;

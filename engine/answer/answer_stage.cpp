@@ -314,6 +314,10 @@ void AnswerStage::brainMain() {
       std::lock_guard lock(notesMutex_);
       statusNotes_.push_back(brain->deviceKeyProblem());
     }
+    if (!brain->modelLockProblem().empty()) {
+      std::lock_guard lock(notesMutex_);
+      statusInfo_.push_back(brain->modelLockProblem());
+    }
     if (brain->semanticCacheOff()) {
       SOTTO_LOG_WARN("brain", "semantic-cache", "%s", brain->semanticCacheReport().c_str());
       std::lock_guard lock(notesMutex_);

@@ -84,8 +84,8 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
   // 2. Intents: a confident match with a handler that answers.
   intents::IntentMatch match;
   std::optional<intents::HandlerOutcome> handled;
-  if (understander) {
-    understander->understand(text, *understandSpace, match);
+  if (understanding != nullptr) {
+    understanding->understand(text, *understandSpace, match);
     in.intent.matched = match.intent >= 0;
     in.intent.confidence = static_cast<float>(match.confidence);
     // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
@@ -208,6 +208,8 @@ router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics
 const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }
 const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
 bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
+const std::string& Brain::modelLockProblem() const { return impl_->modelLockProblem; }
+const hal::ThreadPool* Brain::modelThreads() const { return impl_->local ? impl_->llmPool.get() : nullptr; }
 
 std::optional<std::int64_t> Brain::msUntilDue() const {
   if (!impl_->startAnnouncements.empty()) return 0;

@@ -22,6 +22,10 @@
 #include "engine/router/router_metrics.h"
 #include "sotto/hal/result.h"
 
+namespace sotto::hal {
+class ThreadPool;
+}
+
 namespace sotto::nlu {
 class Understander;
 }
@@ -140,6 +144,11 @@ class Brain {
   // answers). Not a warning(): nothing failed to load.
   const std::string& semanticCacheReport() const;
   bool semanticCacheOff() const;
+  // Empty, or why model.mlock did not take effect (RLIMIT_MEMLOCK, no CAP_IPC_LOCK) and how to fix it: the model
+  // answers unlocked. For the daemon's STATUS line (also one of warnings()).
+  const std::string& modelLockProblem() const;
+  // The model's thread pool (null without a local model): one for every generator, pinned per BrainOptions.
+  const hal::ThreadPool* modelThreads() const;
   // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and
   // alarms that went off (the handlers' fireDue) and, on the first call, what happened while the device was off.
   // Empty when nothing is due (cheap: one clock read).

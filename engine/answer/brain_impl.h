@@ -109,6 +109,7 @@ struct Brain::Impl {
   std::vector<std::string> warnings;
   std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
   std::string semanticCacheReport;  // see Brain::semanticCacheReport()
+  std::string modelLockProblem;     // see Brain::modelLockProblem()
   bool semanticCacheOff = false;
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 
@@ -120,6 +121,8 @@ struct Brain::Impl {
   std::unique_ptr<cache::AnswerCache> cache;
   std::optional<hal::SecretKey> cacheKey;
   std::string cachePath;
+  // The model's one thread pool (both generators below borrow it); declared first so it outlives them.
+  std::unique_ptr<hal::ThreadPool> llmPool;
   std::unique_ptr<llm::Generator> embedGenerator;  // the cache's own: embed() clobbers a generator's prefix
   std::unique_ptr<cache::GeneratorEmbedder> embedder;
   bool cacheDirty = false;
@@ -128,7 +131,8 @@ struct Brain::Impl {
   std::optional<privacy::PseudonymousId> deviceId;  // the rotating pseudonym the cloud sees
   std::optional<intents::Matcher> matcher;
   std::unique_ptr<nlu::NluModel> understandingModel;  // null: the catalogue's phrasings alone
-  std::optional<nlu::Understander> understander;
+  std::optional<nlu::Understander> understander;  // our own, when BrainOptions::understander is null
+  const nlu::Understander* understanding = nullptr;  // the one in use (ours or the borrowed one); null: no intents
   std::unique_ptr<nlu::UnderstandWorkspace> understandSpace;
   intents::SystemClock clock;
   intents::SystemTimeZone zone;

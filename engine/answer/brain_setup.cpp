@@ -18,9 +18,12 @@ using detail::now;
 
 namespace {
 
-Result<LocalModel> loadLocal(const std::string& path, const BrainOptions& c) {
+// The model on `pool` (borrowed: the one pool the Brain's generators share).
+Result<LocalModel> loadLocal(const std::string& path, const BrainOptions& c, hal::ThreadPool& pool) {
   LocalModel m;
-  auto model = llm::Model::load(path);
+  llm::ModelLoadOptions lo;
+  lo.gguf.lockInMemory = c.mlockModel;
+  auto model = llm::Model::load(path, lo);
   if (!model) return std::move(model).error();
   m.model = std::move(*model);
   auto tok = llm::Tokenizer::fromGguf(m.model->file());
@@ -30,7 +33,7 @@ Result<LocalModel> loadLocal(const std::string& path, const BrainOptions& c) {
   auto chat = llm::ChatTemplate::detect(tmpl ? *tmpl : std::string_view{});
   if (chat) m.chat = std::move(*chat);  // without a template the prompt is the plain text (base models)
   llm::GeneratorOptions go;
-  go.context.threads = c.llmThreads;
+  go.context.pool = &pool;
   go.context.nCtx = c.contextTokens;  // capped by the model's training context
   auto gen = llm::Generator::create(*m.model, *m.tokenizer, go);
   if (!gen) return std::move(gen).error();
@@ -119,7 +122,9 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
                                        "(the audit log and cache written under the old key become unreadable)");
   }
 
-  if (auto cat = intents::Catalogue::loadFile(catalogue)) {
+  if (config.understander != nullptr) {
+    impl->understanding = config.understander;  // the recognizer's, from the same catalogue: loaded once
+  } else if (auto cat = intents::Catalogue::loadFile(catalogue)) {
     impl->matcher.emplace(std::move(*cat));
     // The trained model answers what the phrasings do not cover; without it intents still work, narrower.
     const std::string nluPath = nlu::modelPathFor(catalogue);
@@ -137,20 +142,42 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
       u = nlu::Understander::create(*impl->matcher, nullptr);
     }
     impl->understander.emplace(std::move(*u));
+    impl->understanding = &*impl->understander;
+  } else {
+    impl->warnings.push_back("intents disabled: " + cat.error().message);
+  }
+  if (impl->understanding != nullptr) {
     impl->understandSpace = std::make_unique<nlu::UnderstandWorkspace>();
     impl->handlers = std::make_unique<intents::IntentHandlers>(intents::IntentHandlers::Options{stateDir},
                                                                impl->clock, impl->zone);
     const intents::StartReport report = impl->handlers->start();
     for (const std::string& w : report.warnings) impl->warnings.push_back("intents: " + w);
     for (const intents::Announcement& a : report.announcements) impl->startAnnouncements.push_back(a.speech);
-  } else {
-    impl->warnings.push_back("intents disabled: " + cat.error().message);
   }
 
   const std::string& modelPath = config.modelPath;
   if (!modelPath.empty()) {
-    if (auto m = loadLocal(modelPath, config)) {
+    // One pool for every generator of the model (they run on this thread one at a time), its workers pinned to
+    // threads.llm-cpus when set.
+    hal::ThreadPoolOptions po;
+    po.threads = std::max(1u, config.llmThreads);
+    po.cpus = config.llmCpus;
+    po.name = "sotto-llm";
+    if (auto pool = hal::ThreadPool::create(po)) {
+      impl->llmPool = std::move(*pool);
+    } else {
+      impl->warnings.push_back("local model disabled: its threads: " + pool.error().message);
+    }
+    if (!impl->llmPool) {
+      // reported above
+    } else if (auto m = loadLocal(modelPath, config, *impl->llmPool)) {
       impl->local = std::move(*m);
+      if (config.mlockModel && !impl->local->model->file().locked()) {
+        // Still answering, from pages the kernel may evict under memory pressure: say so and how to fix it.
+        impl->modelLockProblem = "model not locked in memory (model.mlock): " + impl->local->model->file().lockError() +
+                                 "; raise the memory-lock limit (LimitMEMLOCK=) or set model.mlock=false";
+        impl->warnings.push_back(impl->modelLockProblem);
+      }
     } else {
       impl->warnings.push_back("local model disabled: " + m.error().message);
     }
@@ -170,7 +197,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
     if (impl->local && config.cacheSemanticEntries > 0) {
       // Embeddings from the local model, on a generator of its own with a short context.
       llm::GeneratorOptions go;
-      go.context.threads = config.llmThreads;
+      go.context.pool = impl->llmPool.get();
       go.context.nCtx = 256;
       if (auto g = llm::Generator::create(*impl->local->model, *impl->local->tokenizer, go)) {
         impl->embedGenerator = std::move(*g);
