@@ -314,6 +314,9 @@ void AnswerStage::brainMain() {
       std::lock_guard lock(notesMutex_);
       statusNotes_.push_back(brain->deviceKeyProblem());
     }
+    if (!brain->systemPromptReport().empty()) {
+      SOTTO_LOG_INFO("brain", "system-prompt", "%s", brain->systemPromptReport().c_str());
+    }
     if (!brain->modelLockProblem().empty()) {
       std::lock_guard lock(notesMutex_);
       statusInfo_.push_back(brain->modelLockProblem());

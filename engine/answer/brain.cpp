@@ -209,6 +209,8 @@ const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProb
 const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
 bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
 const std::string& Brain::modelLockProblem() const { return impl_->modelLockProblem; }
+const std::string& Brain::systemPromptReport() const { return impl_->systemPromptReport; }
+bool Brain::systemPromptRestored() const { return impl_->systemPromptRestored; }
 const hal::ThreadPool* Brain::modelThreads() const { return impl_->local ? impl_->llmPool.get() : nullptr; }
 
 std::optional<std::int64_t> Brain::msUntilDue() const {

@@ -91,6 +91,9 @@ struct AskResult {
   bool clarify = false;
 };
 
+// The system prompt's KV in the state directory (llm::restoreOrBuildPrefix's file).
+inline constexpr const char* kSystemPromptKvFile = "system-prompt.kv";
+
 // What the speaker says instead of guessing (AskResult::clarify).
 inline constexpr const char* kClarifyText = "Sorry, could you say that again?";
 
@@ -147,6 +150,11 @@ class Brain {
   // Empty, or why model.mlock did not take effect (RLIMIT_MEMLOCK, no CAP_IPC_LOCK) and how to fix it: the model
   // answers unlocked. For the daemon's STATUS line (also one of warnings()).
   const std::string& modelLockProblem() const;
+  // Empty without a local model whose chat template has a system turn; otherwise one line: the system prompt's
+  // tokens and whether their KV was restored from the state directory (kSystemPromptKvFile) or computed (and
+  // saved) at create(), and how long that took. A rejected file is also one of warnings().
+  const std::string& systemPromptReport() const;
+  bool systemPromptRestored() const;
   // The model's thread pool (null without a local model): one for every generator, pinned per BrainOptions.
   const hal::ThreadPool* modelThreads() const;
   // Brain thread; does not block beyond the timer state file's fsync. What to say without a request: timers and

@@ -110,6 +110,8 @@ struct Brain::Impl {
   std::string deviceKeyProblem;  // see Brain::deviceKeyProblem()
   std::string semanticCacheReport;  // see Brain::semanticCacheReport()
   std::string modelLockProblem;     // see Brain::modelLockProblem()
+  std::string systemPromptReport;   // see Brain::systemPromptReport()
+  bool systemPromptRestored = false;
   bool semanticCacheOff = false;
   std::atomic<router::PrivacyMode> mode{router::PrivacyMode::private_};
 

@@ -2,11 +2,16 @@
 // Brain::create: the personal-data classifier, the device key and audit log, intents, the local model, the answer
 // cache and its calibration, the cloud client and the router, from BrainOptions; what fails degrades.
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "engine/answer/brain_impl.h"
 #include "engine/intents/catalogue.h"
+#include "engine/llm/prefix_store.h"
 #include "engine/privacy/pii_model.h"
 #include "engine/router/cost_caps_file.h"
 #include "sotto/hal/atomic_file.h"
@@ -48,6 +53,89 @@ std::string hostOf(const std::string& url) {
   std::string host = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
   const size_t at = host.rfind('@');  // never record credentials in the URL
   return at == std::string::npos ? host : host.substr(at + 1);
+}
+
+// The KV of the chat template's system turn, restored from the state directory (or computed once and saved), so
+// the first local answer after a start does not pay for its prefill. A file for another model, template or context,
+// or a damaged one, is rejected with the reason and rebuilt. Brain thread, at create().
+// The model file's SHA-256 (the prefix file's identity), remembered in `cachePath` per file (path, inode, size,
+// modification time): hashing 145 MB took 0.8-2.7 s at every start on a loaded 2-core machine, longer than the
+// prefill it saves. A model is replaced by rename (a new inode), so a changed file is hashed again.
+std::array<uint8_t, 32> modelIdentity(const llm::GgufFile& file, const std::string& cachePath) {
+  std::string key;
+  if (struct stat st {}; ::stat(file.path().c_str(), &st) == 0) {
+    key = file.path() + " " + std::to_string(st.st_ino) + " " + std::to_string(st.st_size) + " " +
+          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  if (!key.empty()) {
+    if (auto saved = hal::readFile(cachePath, 8192)) {
+      const std::string text(saved->begin(), saved->end());
+      // "<64 hex digits> <key>\n"
+      if (text.size() == 64 + 1 + key.size() + 1 && text.compare(65, key.size(), key) == 0 && text.back() == '\n') {
+        std::array<uint8_t, 32> sha{};
+        bool ok = true;
+        for (size_t i = 0; i < 32 && ok; ++i) {
+          const char* hi = std::strchr(kHex, text[2 * i]);
+          const char* lo = std::strchr(kHex, text[2 * i + 1]);
+          ok = hi != nullptr && lo != nullptr && *hi != '\0' && *lo != '\0';
+          if (ok) sha[i] = static_cast<uint8_t>((hi - kHex) * 16 + (lo - kHex));
+        }
+        if (ok) return sha;
+      }
+    }
+  }
+  const std::array<uint8_t, 32> sha = llm::modelSha256(file);
+  if (!key.empty()) {
+    std::string text;
+    for (uint8_t b : sha) {
+      text += kHex[b >> 4];
+      text += kHex[b & 15];
+    }
+    text += " " + key + "\n";
+    // Not saved (full disk, read-only state): hashed again at the next start, nothing else lost.
+    (void)hal::writeFileAtomic(cachePath, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+                               0600);
+  }
+  return sha;
+}
+
+void prepareSystemPrompt(Brain::Impl& impl, const std::string& path) {
+  const LocalModel& m = *impl.local;
+  if (!m.chat || m.chat->defaultSystemPrompt().empty()) return;  // no system turn to keep (base models)
+  const llm::ChatMessage sys[] = {{"system", m.chat->defaultSystemPrompt()}};
+  std::vector<llm::TokenId> prefix = m.tokenizer->tokenize(m.chat->apply(sys, false), true, true);
+  // Only what every request's prompt starts with, token for token (never a whole prompt).
+  const std::vector<llm::TokenId> sample = m.tokenizer->tokenize(impl.localPrompt("?"), true, true);
+  size_t shared = 0;
+  while (shared < prefix.size() && shared + 1 < sample.size() && prefix[shared] == sample[shared]) ++shared;
+  prefix.resize(shared);
+  if (prefix.empty()) return;
+  llm::PrefixIdentity id;
+  const auto tSha = std::chrono::steady_clock::now();
+  id.modelSha256 = modelIdentity(m.model->file(), path + ".model");
+  const double shaMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tSha).count();
+  id.templateName = std::string(m.chat->name());
+  id.backend = "cpu";  // GeneratorOptions' default, which loadLocal keeps
+  id.contextTokens = static_cast<uint32_t>(m.generator->context().capacity());
+  const bool existed = ::access(path.c_str(), F_OK) == 0;
+  auto out = llm::restoreOrBuildPrefix(path, id, *m.generator, prefix);
+  char line[160];
+  if (!out) {
+    impl.warnings.push_back("system prompt's KV not prepared (the first local answer computes it): " +
+                            out.error().message);
+    return;
+  }
+  std::snprintf(line, sizeof line, "system prompt's KV: %zu tokens %s in %.1f ms (model identity %.1f ms)",
+                out->tokens, out->restored ? "restored" : "computed", out->ms, shaMs);
+  impl.systemPromptReport = line;
+  impl.systemPromptRestored = out->restored;
+  if (!out->restored && existed) {
+    impl.warnings.push_back("system prompt's KV file " + path + " rejected and rebuilt: " + out->why);
+  }
+  if (!out->saveError.empty()) {
+    impl.warnings.push_back("system prompt's KV not saved (computed again at the next start): " + out->saveError);
+  }
 }
 
 }  // namespace
@@ -178,6 +266,7 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
                                  "; raise the memory-lock limit (LimitMEMLOCK=) or set model.mlock=false";
         impl->warnings.push_back(impl->modelLockProblem);
       }
+      prepareSystemPrompt(*impl, stateDir + "/" + kSystemPromptKvFile);
     } else {
       impl->warnings.push_back("local model disabled: " + m.error().message);
     }
