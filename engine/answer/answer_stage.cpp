@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 
 #include "engine/answer/brain.h"
@@ -130,6 +131,9 @@ Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOption
   // A barge-in wakes the TTS thread waiting for room in the playback ring.
   if (p->audio_ != nullptr && !cancel.wakeOnCancel(&p->audio_->playbackWakeup()))
     return makeError(Errc::invalid_argument, "answer stage: the cancel token wakes too many stages");
+  auto typed = pipeline::MpscMailbox<speech::TranscriptMessage>::create(8);
+  if (!typed) return std::move(typed).error();
+  p->typed_ = std::move(typed).value();
   auto box = pipeline::SpscMailbox<pipeline::Message>::create(kTextSlots);
   if (!box) return std::move(box).error();
   p->toTts_ = std::move(box).value();
@@ -182,6 +186,7 @@ AnswerCounters AnswerStage::counters() const noexcept {
   c.spoken = spoken_.load(std::memory_order_relaxed);
   c.cancelled = cancelledAnswers_.load(std::memory_order_relaxed);
   c.textDropped = textDropped_.load(std::memory_order_relaxed);
+  c.cancelledById = cancelledById_.load(std::memory_order_relaxed);
   c.brainReady = brainReady_.load(std::memory_order_relaxed);
   c.speaking = ttsState_.load(std::memory_order_relaxed) == 1;
   return c;
@@ -212,7 +217,7 @@ bool AnswerStage::post(const pipeline::Message& m) {
   return true;
 }
 
-bool AnswerStage::prepareAnswer() {
+bool AnswerStage::prepareAnswer(uint64_t id, bool spoken) {
   if (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
     // Still speaking the previous answer: a new request supersedes it (a barge-in has already cancelled it).
     if (!cancel_->cancelled()) superseded_.fetch_add(1, std::memory_order_relaxed);
@@ -236,17 +241,23 @@ bool AnswerStage::prepareAnswer() {
       popped.wait(ticket, static_cast<int64_t>(until - now));
     }
   }
-  cancel_->reset();
+  {
+    std::lock_guard lock(activeMutex_);
+    cancel_->reset();
+    activeId_ = id;
+    activeSpoken_ = spoken;
+  }
   return !stop_->load(std::memory_order_acquire);
 }
 
-void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text) {
+void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text,
+                         bool timed) {
   const uint64_t takenNs = nowNs();
-  if (!prepareAnswer()) return;
   const bool speak = ttsState_.load(std::memory_order_acquire) >= 0;
-  const uint64_t id = lastPosted_ + 1;
+  const uint64_t id = ++answerSeq_;
+  if (!prepareAnswer(id, speak)) return;
   if (speak) {
-    *start_ = AnswerStart{id, request != nullptr, request != nullptr ? request->tMs : 0,
+    *start_ = AnswerStart{id, request != nullptr && timed, request != nullptr ? request->tMs : 0,
                           request != nullptr ? request->endpointDelayMs : 0, takenNs};
     if (!post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::begin), 0, id))) return;
     lastPosted_ = id;
@@ -289,6 +300,37 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
   if (speak && !post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::end), 0, id))) {
     textDropped_.fetch_add(1, std::memory_order_relaxed);
   }
+  brainDone_.store(id, std::memory_order_release);
+}
+
+bool AnswerStage::submit(std::string_view text) {
+  speech::TranscriptMessage m;
+  if (text.empty() || text.size() >= speech::TranscriptMessage::kTextSize) return false;
+  std::memcpy(m.text, text.data(), text.size());
+  m.length = static_cast<uint16_t>(text.size());
+  m.words = 1;
+  m.confidence = 1.0f;  // typed text is never misheard
+  if (!typed_.post(m)) return false;
+  brainWake_.notify();
+  return true;
+}
+
+bool AnswerStage::answerOverLocked() const {
+  if (activeId_ == 0 || brainDone_.load(std::memory_order_acquire) < activeId_) return activeId_ == 0;
+  return !activeSpoken_ || ttsDone_.load(std::memory_order_acquire) >= activeId_;
+}
+
+uint64_t AnswerStage::currentAnswer() const {
+  std::lock_guard lock(activeMutex_);
+  return answerOverLocked() ? 0 : activeId_;
+}
+
+bool AnswerStage::cancelAnswer(uint64_t id) {
+  std::lock_guard lock(activeMutex_);
+  if (id == 0 || id != activeId_ || answerOverLocked()) return false;
+  cancel_->cancel();  // wakes whatever waits for this answer (cloud stream, playback room)
+  cancelledById_.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 std::vector<std::string> AnswerStage::statusNotes() const {
@@ -342,6 +384,12 @@ void AnswerStage::brainMain() {
     if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
       requests_.fetch_add(1, std::memory_order_relaxed);
       answer(brain.get(), &t, t.textView());
+      continue;
+    }
+    if (typed_.tryReceive(t)) {
+      requests_.fetch_add(1, std::memory_order_relaxed);
+      t.sequence = 0;
+      answer(brain.get(), &t, t.textView(), false);
       continue;
     }
     // Timers and alarms wait until the current answer has been said; then they are said like an answer.

@@ -41,6 +41,7 @@ struct AnswerCounters {
   uint64_t spoken = 0;        // answers the TTS thread finished (or stopped on a cancel)
   uint64_t cancelled = 0;     // of those, stopped by the cancel token (barge-in, superseded, shutdown)
   uint64_t textDropped = 0;   // answer text that could not reach the TTS thread (shutdown)
+  uint64_t cancelledById = 0; // answers stopped by cancelAnswer(id)
   bool brainReady = false;    // the Brain was built (maybe degraded); false: no answers at all
   bool speaking = false;      // a TTS engine and a speaker exist
 };
@@ -75,6 +76,16 @@ class AnswerStage {
   void stop();
 
   AnswerCounters counters() const noexcept;
+  // Any thread: a typed request (not from the microphone: no audio-time figures), answered by the brain thread
+  // like a transcript, after those already waiting. False when 8 are waiting already or the text is longer than
+  // speech::TranscriptMessage holds. The brain thread wakes at once.
+  bool submit(std::string_view text);
+  // Any thread: the id of the answer being computed or spoken (the id in its answer[...] and tts[...] log lines),
+  // 0 when none.
+  uint64_t currentAnswer() const;
+  // Any thread: stops answer `id` (model, cloud stream, TTS and playback, as a barge-in does) if it is still being
+  // computed or spoken; false when it is over or was never started. An id never cancels a later answer.
+  bool cancelAnswer(uint64_t id);
   // What a person must fix that the brain found when it was built (an unusable device key, with how to fix it),
   // for the STATUS line; empty while the brain is loading or when all is well. Control thread (takes a mutex).
   std::vector<std::string> statusNotes() const;
@@ -98,10 +109,12 @@ class AnswerStage {
 
   // Brain thread: cancel what is still being spoken, wait until the TTS thread let go of it and the audio thread
   // dropped it, then reset the token. False on shutdown.
-  bool prepareAnswer();
+  bool prepareAnswer(uint64_t id, bool spoken);
   // Brain thread: one answer (request text or announcement) through the brain (or said as is) to the TTS thread.
   // brain null: unavailable; request null: an announcement, said as it is.
-  void answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text);
+  // timed: a request from the microphone (audio-time figures).
+  void answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text, bool timed = true);
+  bool answerOverLocked() const;  // activeMutex_ held
   bool post(const pipeline::Message& m);  // brain thread; waits while the mailbox is full; false on shutdown
 
   AnswerStageOptions options_;
@@ -114,6 +127,15 @@ class AnswerStage {
   // Hand-offs: the brain thread sleeps on brainWake_ (transcripts from the speech thread, the TTS thread finishing
   // an answer or freeing a mailbox slot, stop()), the TTS thread on ttsWake_ (the brain's posts, stop()).
   pipeline::Wakeup brainWake_, ttsWake_;
+  pipeline::MpscMailbox<speech::TranscriptMessage> typed_;  // submit() -> brain thread
+  // The answer in progress, for cancelAnswer(): set with the token's reset under the mutex, so an id checked under
+  // it can never cancel the next answer.
+  mutable std::mutex activeMutex_;
+  uint64_t activeId_ = 0;       // guarded by activeMutex_
+  bool activeSpoken_ = false;   // guarded: it goes to the TTS thread (over when ttsDone_ reaches it)
+  std::atomic<uint64_t> brainDone_{0};  // brain thread: id of the last answer it finished computing
+  uint64_t answerSeq_ = 0;      // brain thread: ids, one per answer (spoken or not)
+  std::atomic<uint64_t> cancelledById_{0};
   std::unique_ptr<AnswerMetrics> metrics_;
   std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
   hal::RtThread brainThread_, ttsThread_;
