@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/brain/brain.h"
+#include "app/common/answer_config.h"
 #include "app/config/config.h"
 #include "app/common/json_text.h"
 #include "app/sotto/commands.h"
@@ -44,7 +44,7 @@ void askUsage(FILE* out) {
       "2 usage or config error.\n",
       out);
 }
-class PrintSink final : public brain::AskSink {
+class PrintSink final : public answer::AskSink {
  public:
   explicit PrintSink(bool asJson) : json_(asJson) {}
   void onDecision(const router::RouteDecision& d, std::string_view line) override {
@@ -90,7 +90,7 @@ class PrintSink final : public brain::AskSink {
 }  // namespace
 
 int cmdAsk(int argc, char** argv) {
-  brain::BrainOverrides ov;
+  app::BrainOverrides ov;
   ov.logDecisions = false;  // the decision is printed as an event instead
   std::string configPath, text;
   bool asJson = false;
@@ -172,8 +172,7 @@ int cmdAsk(int argc, char** argv) {
     }
     cfg = *lr.config;
   }
-  if (ov.cataloguePath.empty()) ov.cataloguePath = brain::defaultCataloguePath();
-  auto b = brain::Brain::create(cfg, ov);
+  auto b = answer::Brain::create(app::brainOptionsFrom(cfg, ov));
   if (!b) {
     std::fprintf(stderr, "sotto ask: %s\n", b.error().message.c_str());
     return 1;

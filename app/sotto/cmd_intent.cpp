@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/common/json_text.h"
+#include "app/common/catalogue_path.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 #include "engine/intents/clock.h"
@@ -63,11 +64,6 @@ void printAnnouncements(const std::vector<intents::Announcement>& list, bool jso
   }
 }
 
-bool exists(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
 }  // namespace
 
 int cmdIntent(int argc, char** argv) {
@@ -101,11 +97,7 @@ int cmdIntent(int argc, char** argv) {
     }
   }
   if (path.empty()) {
-    path = intents::kDefaultCataloguePath;
-    // A developer build runs before `cmake --install`: use the catalogue of the source tree it was built from.
-    if (!exists(path) && *SOTTO_INTENTS_SOURCE_CATALOGUE && exists(SOTTO_INTENTS_SOURCE_CATALOGUE)) {
-      path = SOTTO_INTENTS_SOURCE_CATALOGUE;
-    }
+    path = app::defaultCataloguePath();
   }
   auto cat = intents::Catalogue::loadFile(path);
   if (!cat) {

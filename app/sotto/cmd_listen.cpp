@@ -13,6 +13,7 @@
 #include "app/common/listener_config.h"
 #include "app/common/recognition_setup.h"
 #include "app/config/config.h"
+#include "app/common/catalogue_path.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 #include "engine/speech/listener.h"
@@ -227,8 +228,7 @@ int cmdListen(int argc, char** argv) {
 
   speech::ListenerConfig lc = app::listenerConfigFrom(c);
   if (catalogue.empty()) {
-    catalogue = exists(intents::kDefaultCataloguePath) ? intents::kDefaultCataloguePath
-                                                        : SOTTO_INTENTS_SOURCE_CATALOGUE;
+    catalogue = app::defaultCataloguePath();
   }
   if (!catalogue.empty()) {
     // An explicit catalogue that does not load is an error, as before; the recognizer degrades on the rest.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/catalogue_path.h"
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 #include "engine/nlu/json_lines.h"
@@ -52,11 +53,6 @@ void nluUsage(FILE* out) {
                "       --dict, sentences with a word the pronunciation dictionary lacks are left out (counted).\n"
                "       --min-count N: bigrams and trigrams seen fewer than N times are left out (back-off renormalized).\n"
                "info:  verifies MODEL's checksum and prints what it holds.\n");
-}
-
-bool exists(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0;
 }
 
 bool readUnsigned(const char* s, unsigned long& out) {
@@ -175,8 +171,7 @@ int train(int argc, char** argv) {
   if (t.bitsTag != 0) opt.tagBits = static_cast<unsigned>(t.bitsTag);
   std::string cataloguePath = t.catalogue;
   if (cataloguePath.empty()) {
-    cataloguePath = intents::kDefaultCataloguePath;
-    if (!exists(cataloguePath) && *SOTTO_INTENTS_SOURCE_CATALOGUE) cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;
+    cataloguePath = app::defaultCataloguePath();
   }
   auto cat = intents::Catalogue::loadFile(cataloguePath);
   if (!cat) {

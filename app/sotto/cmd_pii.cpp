@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "app/common/json_text.h"
-#include "app/brain/brain.h"
+#include "app/common/answer_config.h"
 #include "app/sotto/commands.h"
 #include "engine/privacy/pii.h"
 #include "engine/privacy/pii_model.h"
@@ -61,7 +61,7 @@ int cmdPii(int argc, char** argv) {
   }
   std::unique_ptr<privacy::PiiModel> model;
   if (!rulesOnly) {
-    if (modelPath.empty()) modelPath = brain::piiModelPathBeside(brain::defaultCataloguePath());
+    if (modelPath.empty()) modelPath = answer::piiModelPathBeside(app::defaultCataloguePath());
     if (auto m = privacy::PiiModel::loadFile(modelPath)) {
       model = std::move(*m);
     } else {

@@ -2,6 +2,7 @@
 // Pipeline wiring: config -> audio devices -> audio thread (SCHED_FIFO) -> capture ring -> speech thread.
 #include "app/sottod/pipeline.h"
 
+#include "app/common/answer_config.h"
 #include "app/common/listener_config.h"
 #include "app/common/recognition_setup.h"
 
@@ -15,9 +16,6 @@
 #include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 
-#ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
-#define SOTTO_INTENTS_SOURCE_CATALOGUE ""
-#endif
 
 namespace sotto::app {
 namespace {
@@ -34,13 +32,11 @@ constexpr uint64_t kLowDiskBytes = 64 * 1024;  // less free than this in the sta
 // The recognizer per the config: frontend, wake word, ASR with the catalogue's command grammar, domain LM and
 // understanding (app/common/recognition_setup.h: the same as `sotto listen`). Loads the models (blocks for a
 // moment). An error means the daemon runs without recognition. `setup` must outlive the listener.
-Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, RecognitionSetup& setup,
+Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, const std::string& cataloguePath,
+                                                       RecognitionSetup& setup,
                                                        std::vector<std::string>& degradations) {
   speech::ListenerConfig lc = app::listenerConfigFrom(c);
-  struct stat st {};
-  const char* path = ::stat(intents::kDefaultCataloguePath, &st) == 0 ? intents::kDefaultCataloguePath
-                                                                       : SOTTO_INTENTS_SOURCE_CATALOGUE;
-  prepareRecognition(c, path, lc, setup);
+  prepareRecognition(c, cataloguePath, lc, setup);
   for (const auto& w : setup.warnings) {
     degradations.push_back(w);
     SOTTO_LOG_WARN("speech", "recognition-degraded", "%s", w.c_str());
@@ -64,6 +60,7 @@ size_t roundUpPow2(size_t n) {
 Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
   std::unique_ptr<Pipeline> p(new Pipeline());
   p->cfg_ = cfg;
+  const std::string catalogue = defaultCataloguePath();  // the recognizer's grammar and the brain's intents
   auto health = pipeline::HealthMonitor::create(8);
   if (!health) return std::move(health).error();
   p->health_ = std::move(health).value();
@@ -112,7 +109,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
       p->degradations_.push_back("no speech recognition: it needs 16000 Hz capture");
       SOTTO_LOG_ERROR("speech", "recognition-unavailable", "speech recognition needs 16000 Hz capture, not %u Hz",
                       captureRate);
-    } else if (auto l = makeListener(cfg, *p->recognition_, p->degradations_); l) {
+    } else if (auto l = makeListener(cfg, catalogue, *p->recognition_, p->degradations_); l) {
       listener = std::move(l).value();
       if (!listener->wakeFallbackReason().empty()) {
         // Still listening, with the weaker spotter: say so in STATUS and the journal.
@@ -143,7 +140,10 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
     // sanitizer build it outlasts a short stall limit).
     ttsBeat->markIdle();
   }
-  auto answers = AnswerPath::create(cfg, p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
+  // The brain understands requests with the recognizer's understander: the catalogue and its model load once.
+  const nlu::Understander* understander =
+      p->recognition_->understander ? &*p->recognition_->understander : nullptr;
+  auto answers = answer::AnswerStage::create(answerStageOptionsFrom(cfg, catalogue, understander), p->speech_.get(), p->audio_.get(), p->answerCancel_, ttsBeat);
   if (!answers) return std::move(answers).error();
   p->answers_ = std::move(answers).value();
   return p;
@@ -173,6 +173,7 @@ Status Pipeline::start() {
   });
   if (!t) {
     stop_.store(true, std::memory_order_release);
+    audio_->captureWakeup().notify();
     speechThread_.join();
     return std::move(t).error();
   }
@@ -190,6 +191,7 @@ Status Pipeline::start() {
 void Pipeline::stop() {
   if (!started_) return;
   stop_.store(true, std::memory_order_release);
+  audio_->captureWakeup().notify();  // the speech thread may sleep on an ended capture stream
   if (answers_) answers_->stop();  // cancels the answer in progress; nothing waits for the audio thread
   audioThread_.join();
   speechThread_.join();
@@ -206,7 +208,11 @@ std::vector<std::string> Pipeline::stageNames() const {
 bool Pipeline::injectStall(std::string_view stage) {
   auto msg = pipeline::Message::make(static_cast<uint32_t>(speech::AudioCommand::stall));
   if (stage == "audio" && audio_) return audio_->commands().post(msg);
-  if (stage == "speech" && speech_) return speech_->commands().post(msg);
+  if (stage == "speech" && speech_) {
+    const bool posted = speech_->commands().post(msg);
+    audio_->captureWakeup().notify();  // served at once, even after the capture stream ended
+    return posted;
+  }
   if (stage == "tts" && answers_ && answers_->counters().speaking) {
     answers_->stallTts();
     return true;
@@ -250,7 +256,7 @@ std::string Pipeline::statusLine() const {
     }
   }
   if (answers_) {
-    const AnswerCounters ac = answers_->counters();
+    const answer::AnswerCounters ac = answers_->counters();
     std::snprintf(buf, sizeof buf, "; %llu answers, %llu spoken", static_cast<unsigned long long>(ac.answered),
                   static_cast<unsigned long long>(ac.spoken));
     s += buf;

@@ -11,7 +11,7 @@
 
 #include "app/common/recognition_setup.h"
 #include "app/config/config.h"
-#include "app/sottod/answer_path.h"
+#include "engine/answer/answer_stage.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/speech/audio_stage.h"
@@ -56,7 +56,7 @@ class Pipeline {
   // Control thread: logs the speech metrics (event counts, lag and endpoint histograms) as one line.
   void logSpeechMetrics() const;
   // The brain and TTS threads (answers to transcripts, announcements); null when no audio device opened.
-  const AnswerPath* answers() const { return answers_.get(); }
+  const answer::AnswerStage* answers() const { return answers_.get(); }
   // Control thread: logs the answer metrics (counts, endpoint to first audio) as one line.
   void logAnswerMetrics() const;
 
@@ -69,7 +69,7 @@ class Pipeline {
   // What the recognizer borrows (catalogue, understander): declared before speech_ so it outlives the listener.
   std::unique_ptr<RecognitionSetup> recognition_ = std::make_unique<RecognitionSetup>();
   std::unique_ptr<speech::SpeechStage> speech_;
-  std::unique_ptr<AnswerPath> answers_;  // after the stages it borrows
+  std::unique_ptr<answer::AnswerStage> answers_;  // after the stages it borrows
   pipeline::Heartbeat* audioBeat_ = nullptr;
   pipeline::Heartbeat* speechBeat_ = nullptr;
   std::atomic<bool> stop_{false};

@@ -106,6 +106,7 @@ CycleResult AudioStage::cycle() noexcept {
       failed = true;
     } else if (*n == 0) {
       captureEnded_.store(true, std::memory_order_relaxed);  // a finite source's end (wav): stop reading it
+      captureWake_.notify();  // the speech thread finishes the utterance in progress
     } else {
       captured = *n;
     }
@@ -120,9 +121,13 @@ CycleResult AudioStage::cycle() noexcept {
                                            std::memory_order_relaxed);
       size_t dropped = 0;
       for (size_t n; (n = playbackRing_.read(playbackBuf_)) > 0;) dropped += n;
-      if (dropped != 0) bump(playbackDropped_, dropped);
+      if (dropped != 0) {
+        bump(playbackDropped_, dropped);
+        playbackWake_.notify();
+      }
     } else {
       got = playbackRing_.read(playbackBuf_);
+      if (got != 0) playbackWake_.notify();  // room for the TTS thread
     }
     wasCancelled_ = cancelled;
     if (got < playbackBuf_.size()) {
@@ -144,6 +149,7 @@ CycleResult AudioStage::cycle() noexcept {
     if (echo_) echo_->process(std::span<int16_t>(captureBuf_.data(), captured));
     captureRing_.writeOrDrop(std::span<const int16_t>(captureBuf_.data(), captured));
     captured_.fetch_add(captured, std::memory_order_relaxed);
+    captureWake_.notify();
   }
   bump(cycles_, 1);
   if (failed) return CycleResult::failed;

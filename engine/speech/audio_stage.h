@@ -84,6 +84,13 @@ class AudioStage {
   pipeline::SpscRing<int16_t>& playbackRing() { return playbackRing_; }
   // Producer: the control thread.
   pipeline::SpscMailbox<pipeline::Message>& commands() { return commands_; }
+  // Notified by the audio thread after each period written to the capture ring and when a finite capture stream
+  // ends: the speech thread sleeps on it instead of polling the ring. Whoever stops the pipeline or posts the
+  // speech thread a command notifies it too. Any thread.
+  pipeline::Wakeup& captureWakeup() const noexcept { return captureWake_; }
+  // Notified by the audio thread whenever it took frames out of the playback ring (played or dropped on a
+  // cancel): the TTS thread sleeps on it while the ring holds its lead. Any thread.
+  pipeline::Wakeup& playbackWakeup() const noexcept { return playbackWake_; }
 
   // Any thread: whether the last period played queued audio (not filler silence): the device is speaking.
   bool playing() const noexcept { return playing_.load(std::memory_order_relaxed); }
@@ -104,6 +111,7 @@ class AudioStage {
   pipeline::SpscRing<int16_t> captureRing_;
   pipeline::SpscRing<int16_t> playbackRing_;
   pipeline::SpscMailbox<pipeline::Message> commands_;
+  mutable pipeline::Wakeup captureWake_, playbackWake_;
   std::vector<int16_t> captureBuf_;   // one capture period
   std::vector<int16_t> playbackBuf_;  // one playback period
   std::unique_ptr<EchoCanceller> echo_;      // null: no echo cancellation

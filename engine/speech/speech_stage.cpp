@@ -57,10 +57,19 @@ void SpeechStage::run(pipeline::SpscRing<int16_t>& ring, const std::atomic<bool>
     }
     const size_t n = step(ring, 1);
     heartbeat.beat();  // waiting for the audio thread is bounded (a period): progress, not idleness
-    if (n == 0) {
+    if (n != 0) continue;
+    if (audio_ == nullptr) {
       timespec ts{0, 2 * 1000000L};
       nanosleep(&ts, nullptr);
+      continue;
     }
+    // The audio thread notifies after each period it captured: sleep until then (a ticket taken before the last
+    // look at the ring, so a period written in between is not missed).
+    pipeline::Wakeup& wake = audio_->captureWakeup();
+    const uint32_t ticket = wake.prepare();
+    if (ring.size() != 0 || stop.load(std::memory_order_acquire) || meter_.commands().size() != 0) continue;
+    if (flushed_) heartbeat.markIdle();  // the capture stream ended: nothing more will come, and that is no hang
+    wake.wait(ticket);
   }
 }
 
@@ -179,6 +188,7 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   msg.length = static_cast<uint16_t>(n);
   const bool posted = transcripts_.post(msg);
   if (!posted) bump(dropped_);
+  if (posted && transcriptWake_ != nullptr) transcriptWake_->notify();
 
   const unsigned long long words = t.words.size();
   if (log::level() >= log::Level::debug) {

@@ -74,7 +74,9 @@ class SpeechStage final : private ListenerEvents {
                                                      const AudioStage* audio, pipeline::CancelToken* cancel,
                                                      uint32_t rateHz, size_t transcriptSlots = 8);
 
-  // Speech thread body until `stop`: step(), sleeping a few ms when the ring is empty; serves commands().
+  // Speech thread body until `stop`: step(), sleeping on the audio stage's captureWakeup() while the ring is empty
+  // (marked idle once a finite capture stream has ended); serves commands(). Whoever sets `stop` or posts a
+  // command notifies captureWakeup(). Without an audio stage it sleeps 2 ms between empty reads.
   void run(pipeline::SpscRing<int16_t>& ring, const std::atomic<bool>& stop, pipeline::Heartbeat& heartbeat) noexcept;
   // Drains what the ring holds now through the meter and the recognizer; returns the samples taken. When the
   // audio stage reports the end of a finite capture stream and the ring is empty, finishes an utterance in
@@ -84,6 +86,9 @@ class SpeechStage final : private ListenerEvents {
   size_t step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks = SIZE_MAX) noexcept;
 
   pipeline::SpscMailbox<TranscriptMessage>& transcripts() { return transcripts_; }
+  // Control thread, before the speech thread starts: notified after every transcript posted (the brain thread
+  // sleeps on it). Borrowed; may be null.
+  void setTranscriptWakeup(pipeline::Wakeup* w) noexcept { transcriptWake_ = w; }
   // Any thread (the brain's, after it asked the user to say it again): the speech thread listens for one utterance
   // without the wake word once the device has finished speaking (or, when nothing plays within 3 s, from then).
   void listenAgain() noexcept { listenAgain_.store(true, std::memory_order_release); }
@@ -110,6 +115,7 @@ class SpeechStage final : private ListenerEvents {
   uint32_t rateHz_ = 16000;
   std::vector<int16_t> chunk_;
   pipeline::SpscMailbox<TranscriptMessage> transcripts_;
+  pipeline::Wakeup* transcriptWake_ = nullptr;
   std::unique_ptr<SpeechMetrics> metrics_;  // large (histograms): on the heap, reserved in create()
   bool flushed_ = false;
   // Single writer (the speech thread).

@@ -8,13 +8,17 @@
 
 namespace sotto::speech {
 
-RingOutput::RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs)
+RingOutput::RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs,
+                       pipeline::Wakeup* roomFreed)
     : ring_(ring),
       rateHz_(rateHz),
-      maxLead_(std::min<size_t>(ring.capacity(), static_cast<size_t>(rateHz) * maxLeadMs / 1000)) {}
+      maxLead_(std::min<size_t>(ring.capacity(), static_cast<size_t>(rateHz) * maxLeadMs / 1000)),
+      roomFreed_(roomFreed) {}
 
 bool RingOutput::write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) {
   while (!frames.empty()) {
+    // The ticket comes before the checks: a pop or a cancel after them still ends the wait below.
+    const uint32_t ticket = roomFreed_ != nullptr ? roomFreed_->prepare() : 0;
     if (cancel.cancelled()) return false;
     const size_t queued = ring_.size();
     const size_t room = queued >= maxLead_ ? 0 : maxLead_ - queued;
@@ -23,7 +27,11 @@ bool RingOutput::write(std::span<const int16_t> frames, const pipeline::CancelTo
       frames = frames.subspan(n);
       if (n > 0) continue;
     }
-    timespec ts{0, 1000000L};  // the speaker drains a period every few ms: poll gently
+    if (roomFreed_ != nullptr) {
+      roomFreed_->wait(ticket);
+      continue;
+    }
+    timespec ts{0, 1000000L};  // no wake-up to sleep on: the speaker drains a period every few ms, poll gently
     nanosleep(&ts, nullptr);
   }
   return true;

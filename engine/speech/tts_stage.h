@@ -28,11 +28,14 @@ class PcmOutput {
 };
 
 // The audio thread's playback ring (AudioStage::playbackRing; this is its only producer). write() keeps at most
-// maxLeadMs of audio queued ahead of the speaker, sleeping 1 ms at a time (never spinning), so a cancel is heard
-// within that time: the audio thread only pops and never waits for us.
+// maxLeadMs of audio queued ahead of the speaker, so a cancel is heard within that time: the audio thread only pops
+// and never waits for us. While the ring holds the lead, write() sleeps on `roomFreed` (AudioStage::
+// playbackWakeup(), which the audio thread notifies as it pops; register it with the CancelToken's wakeOnCancel()
+// so a cancel wakes the writer too), or, without one, 1 ms at a time.
 class RingOutput final : public PcmOutput {
  public:
-  RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs = 100);
+  RingOutput(pipeline::SpscRing<int16_t>& ring, uint32_t rateHz, uint32_t maxLeadMs = 100,
+             pipeline::Wakeup* roomFreed = nullptr);
   bool write(std::span<const int16_t> frames, const pipeline::CancelToken& cancel) override;
   uint32_t rateHz() const override { return rateHz_; }
   size_t maxLeadFrames() const { return maxLead_; }
@@ -41,6 +44,7 @@ class RingOutput final : public PcmOutput {
   pipeline::SpscRing<int16_t>& ring_;
   uint32_t rateHz_;
   size_t maxLead_;
+  pipeline::Wakeup* roomFreed_;
 };
 
 struct TtsStageStats {

@@ -39,7 +39,7 @@ int __wrap_connect(int fd, const struct sockaddr* addr, socklen_t len) {
 }
 }
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 // A planted value, how it may appear in text, and whether the default policy keeps it on the device.
@@ -338,4 +338,4 @@ TEST_F(Canary, LinesTheClassifierRefusesStayOnTheDevice) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

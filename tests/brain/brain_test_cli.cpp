@@ -4,7 +4,7 @@
 #include "tests/app/child.h"
 #include "tests/brain/brain_test_util.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 std::string lastLine(const std::string& out) {
@@ -67,4 +67,4 @@ TEST(CliAsk, UsageErrors) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

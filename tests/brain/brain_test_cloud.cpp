@@ -5,7 +5,9 @@
 // hard timeout, a failure mid-stream ends the answer honestly, answers are bounded and cleaned, and no secret is
 // read back.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <fstream>
 
@@ -15,9 +17,10 @@
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
 #include "tests/app/child.h"
+#include "engine/answer/answer_stage.h"
 #include "tests/brain/brain_test_util.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 // A loopback server of its own per test (each with its fault) over stories260K.
@@ -258,6 +261,62 @@ TEST(BrainCloudUntrusted, FailureBeforeAnyTextFallsBackAndIsCounted) {
   }
 }
 
+// The answer stage cancels by answer id: the id of the answer in progress stops it at once (the brain, waiting on a
+// stalled cloud with no time bound of its own for 20 s, is woken by the cancel), a stale or unknown id stops
+// nothing, and an earlier id never cancels a later answer.
+TEST(AnswerStageCancel, ByIdStopsThatAnswerOnly) {
+  Peer peer("stall");
+  ASSERT_TRUE(peer.server);
+  ScratchDir dir;
+  config::Config c = testConfig(dir.path());
+  c.hardTimeoutMs = 20000;
+  c.cloudFirstByteTimeoutMs = 30000;
+  BrainOverrides o = testOverrides();
+  o.cloudUrl = peer.url();
+  o.forced = router::ForcedRoute::cloud;
+  AnswerStageOptions so;
+  so.brain = app::brainOptionsFrom(c, o);
+  pipeline::CancelToken token;
+  auto stage = AnswerStage::create(so, nullptr, nullptr, token, nullptr);
+  ASSERT_TRUE(stage.ok()) << stage.error().message;
+  std::atomic<bool> stop{false};
+  ASSERT_TRUE((*stage)->start(stop).ok());
+  auto waitFor = [](auto pred) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!pred() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return pred();
+  };
+  AnswerStage& s = **stage;
+  ASSERT_TRUE(waitFor([&] { return s.counters().brainReady; }));
+  EXPECT_EQ(s.currentAnswer(), 0u);
+  EXPECT_FALSE(s.cancelAnswer(1)) << "nothing is in progress";
+
+  ASSERT_TRUE(s.submit("why is the sky blue"));
+  ASSERT_TRUE(waitFor([&] { return s.currentAnswer() != 0; }));
+  const uint64_t first = s.currentAnswer();
+  EXPECT_FALSE(s.cancelAnswer(first + 1)) << "an id not started yet";
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into the cloud wait
+  EXPECT_FALSE(token.cancelled());
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(s.cancelAnswer(first));
+  ASSERT_TRUE(waitFor([&] { return s.counters().answered == 1; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << "the cancel did not wake the brain";
+  EXPECT_EQ(s.currentAnswer(), 0u);
+  EXPECT_FALSE(s.cancelAnswer(first)) << "that answer is over";
+
+  ASSERT_TRUE(s.submit("why is the grass green"));
+  ASSERT_TRUE(waitFor([&] { return s.currentAnswer() != 0; }));
+  const uint64_t second = s.currentAnswer();
+  EXPECT_GT(second, first);
+  EXPECT_FALSE(s.cancelAnswer(first)) << "an earlier id cancelled a later answer";
+  EXPECT_FALSE(token.cancelled());
+  EXPECT_TRUE(s.cancelAnswer(second));
+  ASSERT_TRUE(waitFor([&] { return s.counters().answered == 2; }));
+  EXPECT_EQ(s.counters().cancelledById, 2u);
+  stop = true;
+  s.stop();
+}
+
 // A 50 MB stream: the answer stops at tts.max-answer-chars (at a word) or at the request's max_tokens in bytes,
 // whichever comes first, and says so. Before: a 1 MB answer.
 TEST(BrainCloudUntrusted, HugeStreamIsBounded) {
@@ -396,4 +455,4 @@ TEST(BrainCloudUntrusted, CostCapsSurviveARestart) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

@@ -3,9 +3,12 @@
 // survives a restart encrypted), prompts with personal data are never cached, a missing model degrades.
 #include <filesystem>
 
+#include "engine/intents/catalogue.h"
+#include "engine/intents/matcher.h"
+#include "engine/nlu/understand.h"
 #include "tests/brain/brain_test_util.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
 namespace {
 
 TEST(BrainRoutes, IntentAnswersWithoutAnyModel) {
@@ -222,4 +225,33 @@ TEST(BrainRoutes, MissingOrDamagedUnderstandingModelsDegradeToRulesAndSayWhy) {
 }
 
 }  // namespace
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test
+
+namespace sotto::answer::test {
+namespace {
+
+// The daemon's recognizer has built the understander from the catalogue already: the brain borrows it instead of
+// loading the catalogue and its model a second time (here the brain's own catalogue path does not even exist).
+TEST(BrainUnderstanding, ABorrowedUnderstanderIsUsedAndNothingIsLoadedAgain) {
+  ScratchDir dir;
+  auto cat = intents::Catalogue::loadFile(sourcePath("config/intents.xml"));
+  ASSERT_TRUE(cat.ok()) << cat.error().message;
+  intents::Matcher matcher(std::move(*cat));
+  auto understander = nlu::Understander::create(matcher, nullptr);
+  ASSERT_TRUE(understander.ok()) << understander.error().message;
+  BrainOverrides o = testOverrides();
+  o.cataloguePath = dir.path() + "/no-such-catalogue.xml";
+  BrainOptions opts = app::brainOptionsFrom(testConfig(dir.path()), o);
+  opts.understander = &*understander;
+  auto b = Brain::create(opts);
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  for (const std::string& w : (*b)->warnings()) EXPECT_EQ(w.find("intents disabled"), std::string::npos) << w;
+  RecordingSink sink;
+  auto r = (*b)->ask("what is two plus two", sink);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->route, router::Route::intent) << sink.text;
+  EXPECT_NE(r->answer.find("four"), std::string::npos) << r->answer;
+}
+
+}  // namespace
+}  // namespace sotto::answer::test

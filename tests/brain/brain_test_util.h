@@ -10,11 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "app/brain/brain.h"
+#include "app/common/answer_config.h"
+#include "engine/answer/brain.h"
 #include "app/config/config.h"
 #include "engine/router/supervisor.h"
 
-namespace sotto::brain::test {
+namespace sotto::answer::test {
+
+using app::BrainOverrides;
 
 inline std::string sourcePath(const std::string& rel) { return std::string(SOTTO_SOURCE_DIR) + "/" + rel; }
 inline std::string storiesModel() { return sourcePath("../shared/models/stories260K-f32.gguf"); }
@@ -66,7 +69,7 @@ struct RecordingSink final : AskSink {
 };
 
 inline std::unique_ptr<Brain> makeBrain(const config::Config& c, const BrainOverrides& o) {
-  auto b = Brain::create(c, o);
+  auto b = Brain::create(app::brainOptionsFrom(c, o));
   EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message);
   return b.ok() ? std::move(*b) : nullptr;
 }
@@ -79,4 +82,4 @@ inline AskResult ask(Brain& b, const std::string& text, RecordingSink* sink = nu
   return r.ok() ? *r : AskResult{};
 }
 
-}  // namespace sotto::brain::test
+}  // namespace sotto::answer::test

@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "app/brain/brain.h"
+#include "app/common/answer_config.h"
 #include "tests/speech/speech_fixtures.h"
 
 using namespace std::chrono_literals;
@@ -14,7 +14,7 @@ using namespace std::chrono_literals;
 namespace sotto::test {
 namespace {
 
-struct Collect final : brain::AskSink {
+struct Collect final : answer::AskSink {
   void onText(std::string_view piece) override { text.append(piece); }
   std::string text;
 };
@@ -22,13 +22,13 @@ struct Collect final : brain::AskSink {
 TEST(BrainAnnouncements, TimerIsAnnouncedOnceWhenItRunsOut) {
   TempDir dir;
   ASSERT_TRUE(dir.ok());
-  brain::BrainOverrides ov;
+  app::BrainOverrides ov;
   ov.modelPath = "";
   ov.stateDir = dir.file("state");
   ov.cataloguePath = SOTTO_INTENTS_SOURCE_CATALOGUE;
   ov.logDecisions = false;
   ov.privacy = privacy::PrivacyMode::offline;
-  auto b = brain::Brain::create(config::defaults(), ov);
+  auto b = answer::Brain::create(app::brainOptionsFrom(config::defaults(), ov));
   ASSERT_TRUE(b.ok()) << b.error().message;
   EXPECT_TRUE((*b)->dueAnnouncements().empty());  // nothing happened while off
   Collect sink;

@@ -2,6 +2,8 @@
 // Resampler (rates, lengths, frequency kept) and TtsStage: streaming start, resampled output, cancellation.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -221,6 +223,41 @@ TEST(RingOutput, KeepsOnlyTheLeadQueuedAndReturnsOnCancel) {
   consumer.join();
   ASSERT_EQ(got.size(), 1600u + 5000u);
   EXPECT_TRUE(std::equal(seq.begin(), seq.end(), got.begin() + 1600));
+}
+
+// With a wake-up (the daemon's arrangement) the writer sleeps until the consumer pops or a cancel comes: both are
+// hand-offs that must wake it, since nothing polls. A lost one leaves the writer blocked (failed after 5 s).
+TEST(RingOutput, SleepsUntilAPopOrACancelWakesIt) {
+  auto ring = pipeline::SpscRing<int16_t>::create(4096);
+  ASSERT_TRUE(ring.ok());
+  pipeline::Wakeup popped;
+  pipeline::CancelToken cancel;
+  ASSERT_TRUE(cancel.wakeOnCancel(&popped));
+  speech::RingOutput out(*ring, 16000, 100, &popped);  // 1600 frames of lead
+  std::vector<int16_t> chunk(1600, 7);
+  ASSERT_TRUE(out.write(chunk, cancel));
+  // Full to the lead: the next write sleeps until the consumer below pops (and notifies) once.
+  auto writer = std::async(std::launch::async, [&] { return out.write(std::vector<int16_t>(800, 9), cancel); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  int16_t buf[800];
+  ASSERT_EQ(ring->read(buf), 800u);
+  popped.notify();
+  if (writer.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    ADD_FAILURE() << "the pop did not wake the writer";
+    cancel.cancel();
+  }
+  EXPECT_TRUE(writer.get());
+  // Full again and nobody pops: only the cancel can end the wait.
+  auto blocked = std::async(std::launch::async, [&] { return out.write(std::vector<int16_t>(800, 5), cancel); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  cancel.cancel();
+  if (blocked.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    ADD_FAILURE() << "the cancel did not wake the writer";
+    ring->read(buf);
+    popped.notify();
+  }
+  EXPECT_FALSE(blocked.get());
+  cancel.stopWaking(&popped);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The speaker's answer path in sottod: brain thread (transcript -> Brain) and TTS thread (answer text -> speaker).
+// The answer stage: the brain thread (transcript -> Brain: route execution) and the TTS thread (answer text ->
+// chunker -> TTS -> playback ring), with the first-audio metrics. sottod wires it; `sotto ask` drives its Brain.
 #pragma once
 
 #include <atomic>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/config/config.h"
+#include "engine/answer/brain.h"
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/pipeline/histogram.h"
@@ -17,16 +18,19 @@
 #include "engine/privacy/pii.h"
 #include "engine/speech/audio_stage.h"
 #include "engine/speech/speech_stage.h"
+#include "engine/speech/tts.h"
 #include "engine/speech/tts_stage.h"
 #include "sotto/hal/rt.h"
 
-namespace sotto::brain {
-class Brain;
-}
-
-namespace sotto::app {
+namespace sotto::answer {
 
 struct AnswerStart;
+
+// What the stage is built from (app/common/answer_config.h translates the config).
+struct AnswerStageOptions {
+  BrainOptions brain;      // built on the brain thread at start()
+  speech::TtsOptions tts;  // the voice, loaded on the TTS thread at start()
+};
 
 struct AnswerCounters {
   uint64_t requests = 0;      // transcripts taken from the speech stage
@@ -37,6 +41,7 @@ struct AnswerCounters {
   uint64_t spoken = 0;        // answers the TTS thread finished (or stopped on a cancel)
   uint64_t cancelled = 0;     // of those, stopped by the cancel token (barge-in, superseded, shutdown)
   uint64_t textDropped = 0;   // answer text that could not reach the TTS thread (shutdown)
+  uint64_t cancelledById = 0; // answers stopped by cancelAnswer(id)
   bool brainReady = false;    // the Brain was built (maybe degraded); false: no answers at all
   bool speaking = false;      // a TTS engine and a speaker exist
 };
@@ -54,23 +59,33 @@ struct AnswerMetrics {
 // Threads: create(), start(), stop(), counters(), logMetrics(), stallTts() on the control thread; the two
 // threads it starts are its own. Neither thread is real time: the brain blocks in Brain::ask (model, cloud), the
 // TTS thread in synthesis and while the playback ring is full. The audio thread is never waited for.
-class AnswerPath {
+class AnswerStage {
  public:
   // speech (may be null: nothing to answer but announcements), audio (may be null or without a speaker: answers
   // are computed and logged, not spoken), cancel: the pipeline's answer token (barge-in cancels it; this class
   // resets it before each answer). ttsBeat: the TTS thread's watchdog heartbeat (may be null). All borrowed.
   // Reserves the text mailbox; the Brain and the TTS engine are built on their threads at start (model loading
   // does not delay READY), and what fails there degrades with one log line each.
-  static Result<std::unique_ptr<AnswerPath>> create(const config::Config& cfg, speech::SpeechStage* speech,
+  static Result<std::unique_ptr<AnswerStage>> create(const AnswerStageOptions& options, speech::SpeechStage* speech,
                                                     speech::AudioStage* audio, pipeline::CancelToken& cancel,
                                                     pipeline::Heartbeat* ttsBeat);
-  ~AnswerPath();
+  ~AnswerStage();
 
   Status start(const std::atomic<bool>& stop);
   // Cancels the answer in progress and joins both threads. The caller has set the stop flag. Idempotent.
   void stop();
 
   AnswerCounters counters() const noexcept;
+  // Any thread: a typed request (not from the microphone: no audio-time figures), answered by the brain thread
+  // like a transcript, after those already waiting. False when 8 are waiting already or the text is longer than
+  // speech::TranscriptMessage holds. The brain thread wakes at once.
+  bool submit(std::string_view text);
+  // Any thread: the id of the answer being computed or spoken (the id in its answer[...] and tts[...] log lines),
+  // 0 when none.
+  uint64_t currentAnswer() const;
+  // Any thread: stops answer `id` (model, cloud stream, TTS and playback, as a barge-in does) if it is still being
+  // computed or spoken; false when it is over or was never started. An id never cancels a later answer.
+  bool cancelAnswer(uint64_t id);
   // What a person must fix that the brain found when it was built (an unusable device key, with how to fix it),
   // for the STATUS line; empty while the brain is loading or when all is well. Control thread (takes a mutex).
   std::vector<std::string> statusNotes() const;
@@ -80,10 +95,13 @@ class AnswerPath {
   const AnswerMetrics& metrics() const noexcept { return *metrics_; }
   void logMetrics() const;
   // Fault injection (tests): the TTS thread stops beating until shutdown.
-  void stallTts() noexcept { stallTts_.store(true, std::memory_order_relaxed); }
+  void stallTts() noexcept {
+    stallTts_.store(true, std::memory_order_relaxed);
+    ttsWake_.notify();  // a TTS thread asleep between answers must run once to show the hang
+  }
 
  private:
-  AnswerPath() = default;
+  AnswerStage() = default;
   void brainMain();
   void ttsMain();
   class TtsFeed;
@@ -91,19 +109,33 @@ class AnswerPath {
 
   // Brain thread: cancel what is still being spoken, wait until the TTS thread let go of it and the audio thread
   // dropped it, then reset the token. False on shutdown.
-  bool prepareAnswer();
+  bool prepareAnswer(uint64_t id, bool spoken);
   // Brain thread: one answer (request text or announcement) through the brain (or said as is) to the TTS thread.
   // brain null: unavailable; request null: an announcement, said as it is.
-  void answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text);
+  // timed: a request from the microphone (audio-time figures).
+  void answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text, bool timed = true);
+  bool answerOverLocked() const;  // activeMutex_ held
   bool post(const pipeline::Message& m);  // brain thread; waits while the mailbox is full; false on shutdown
 
-  config::Config cfg_;
+  AnswerStageOptions options_;
   speech::SpeechStage* speech_ = nullptr;
   speech::AudioStage* audio_ = nullptr;
   pipeline::CancelToken* cancel_ = nullptr;
   pipeline::Heartbeat* ttsBeat_ = nullptr;
   const std::atomic<bool>* stop_ = nullptr;
   pipeline::SpscMailbox<pipeline::Message> toTts_;
+  // Hand-offs: the brain thread sleeps on brainWake_ (transcripts from the speech thread, the TTS thread finishing
+  // an answer or freeing a mailbox slot, stop()), the TTS thread on ttsWake_ (the brain's posts, stop()).
+  pipeline::Wakeup brainWake_, ttsWake_;
+  pipeline::MpscMailbox<speech::TranscriptMessage> typed_;  // submit() -> brain thread
+  // The answer in progress, for cancelAnswer(): set with the token's reset under the mutex, so an id checked under
+  // it can never cancel the next answer.
+  mutable std::mutex activeMutex_;
+  uint64_t activeId_ = 0;       // guarded by activeMutex_
+  bool activeSpoken_ = false;   // guarded: it goes to the TTS thread (over when ttsDone_ reaches it)
+  std::atomic<uint64_t> brainDone_{0};  // brain thread: id of the last answer it finished computing
+  uint64_t answerSeq_ = 0;      // brain thread: ids, one per answer (spoken or not)
+  std::atomic<uint64_t> cancelledById_{0};
   std::unique_ptr<AnswerMetrics> metrics_;
   std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
   hal::RtThread brainThread_, ttsThread_;
@@ -124,4 +156,4 @@ class AnswerPath {
   std::unique_ptr<privacy::PiiClassifier> answerMask_;
 };
 
-}  // namespace sotto::app
+}  // namespace sotto::answer

@@ -1,31 +1,25 @@
 // SPDX-License-Identifier: MIT
 // Answer path: transcripts -> Brain::ask -> text mailbox -> TtsStage -> playback ring; cancel token handover.
-#include "app/sottod/answer_path.h"
+#include "engine/answer/answer_stage.h"
 
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 
-#include "app/brain/brain.h"
-#include "app/common/tts_config.h"
+#include "engine/answer/brain.h"
 #include "engine/privacy/log_mask.h"
 #include "sotto/hal/log.h"
 
-namespace sotto::app {
+namespace sotto::answer {
 namespace {
 
 // Brain -> TTS thread messages (pipeline::Message::type). value = answer id.
 enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3 };
 
 constexpr size_t kTextSlots = 256;            // 256 x 47 bytes of answer text in flight
-constexpr long kIdlePollNs = 2'000'000;       // how often an idle brain/TTS thread looks for work
 constexpr uint64_t kDrainWaitNs = 100'000'000;  // a cancelled answer leaves the playback ring within this
-
-void sleepNs(long ns) {
-  timespec ts{0, ns};
-  nanosleep(&ts, nullptr);
-}
 
 uint64_t nowNs() { return pipeline::monotonicNowNs(); }
 double ms(uint64_t us) { return static_cast<double>(us) / 1000.0; }
@@ -46,10 +40,10 @@ struct AnswerStart {
 
 // The TTS thread's output: the audio thread's playback ring, with the thread's heartbeat on every chunk and the
 // first-audio latency of each answer.
-class AnswerPath::QueueOutput final : public speech::PcmOutput {
+class AnswerStage::QueueOutput final : public speech::PcmOutput {
  public:
-  QueueOutput(AnswerPath& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
-      : path_(path), ring_(ring), out_(ring, rateHz) {}
+  QueueOutput(AnswerStage& path, pipeline::SpscRing<int16_t>& ring, uint32_t rateHz)
+      : path_(path), ring_(ring), out_(ring, rateHz, 100, &path.audio_->playbackWakeup()) {}
   void arm(const AnswerStart& start) {
     start_ = start;
     first_ = true;
@@ -81,7 +75,7 @@ class AnswerPath::QueueOutput final : public speech::PcmOutput {
     const auto* src = path_.audio_->source();
     return src != nullptr && src->format().rateHz != 0 ? src->format().rateHz : 16000;
   }
-  AnswerPath& path_;
+  AnswerStage& path_;
   pipeline::SpscRing<int16_t>& ring_;
   speech::RingOutput out_;
   AnswerStart start_;
@@ -89,9 +83,9 @@ class AnswerPath::QueueOutput final : public speech::PcmOutput {
 };
 
 // The brain's answer events, forwarded to the TTS thread as text messages.
-class AnswerPath::TtsFeed final : public brain::AskSink {
+class AnswerStage::TtsFeed final : public AskSink {
  public:
-  TtsFeed(AnswerPath& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
+  TtsFeed(AnswerStage& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
   void onFiller(std::string_view text) override {
     send(text);
     send(" ");
@@ -119,20 +113,27 @@ class AnswerPath::TtsFeed final : public brain::AskSink {
       text.remove_prefix(n);
     }
   }
-  AnswerPath& path_;
+  AnswerStage& path_;
   uint64_t id_;
   bool speak_;
 };
 
-Result<std::unique_ptr<AnswerPath>> AnswerPath::create(const config::Config& cfg, speech::SpeechStage* speech,
+Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOptions& options, speech::SpeechStage* speech,
                                                        speech::AudioStage* audio, pipeline::CancelToken& cancel,
                                                        pipeline::Heartbeat* ttsBeat) {
-  std::unique_ptr<AnswerPath> p(new AnswerPath());
-  p->cfg_ = cfg;
+  std::unique_ptr<AnswerStage> p(new AnswerStage());
+  p->options_ = options;
   p->speech_ = speech;
   p->audio_ = audio != nullptr && audio->hasPlayback() ? audio : nullptr;
   p->cancel_ = &cancel;
   p->ttsBeat_ = ttsBeat;
+  if (speech != nullptr) speech->setTranscriptWakeup(&p->brainWake_);
+  // A barge-in wakes the TTS thread waiting for room in the playback ring.
+  if (p->audio_ != nullptr && !cancel.wakeOnCancel(&p->audio_->playbackWakeup()))
+    return makeError(Errc::invalid_argument, "answer stage: the cancel token wakes too many stages");
+  auto typed = pipeline::MpscMailbox<speech::TranscriptMessage>::create(8);
+  if (!typed) return std::move(typed).error();
+  p->typed_ = std::move(typed).value();
   auto box = pipeline::SpscMailbox<pipeline::Message>::create(kTextSlots);
   if (!box) return std::move(box).error();
   p->toTts_ = std::move(box).value();
@@ -141,9 +142,9 @@ Result<std::unique_ptr<AnswerPath>> AnswerPath::create(const config::Config& cfg
   return p;
 }
 
-AnswerPath::~AnswerPath() { stop(); }
+AnswerStage::~AnswerStage() { stop(); }
 
-Status AnswerPath::start(const std::atomic<bool>& stop) {
+Status AnswerStage::start(const std::atomic<bool>& stop) {
   if (started_) return {};
   stop_ = &stop;
   if (audio_ != nullptr) {
@@ -165,15 +166,17 @@ Status AnswerPath::start(const std::atomic<bool>& stop) {
   return {};
 }
 
-void AnswerPath::stop() {
+void AnswerStage::stop() {
   if (!started_) return;
   cancel_->cancel();  // the model, the cloud stream and the TTS return within a token / chunk
+  brainWake_.notify();  // the caller has set the stop flag: both threads look at it again
+  ttsWake_.notify();
   brainThread_.join();
   ttsThread_.join();
   started_ = false;
 }
 
-AnswerCounters AnswerPath::counters() const noexcept {
+AnswerCounters AnswerStage::counters() const noexcept {
   AnswerCounters c;
   c.requests = requests_.load(std::memory_order_relaxed);
   c.answered = answered_.load(std::memory_order_relaxed);
@@ -183,12 +186,13 @@ AnswerCounters AnswerPath::counters() const noexcept {
   c.spoken = spoken_.load(std::memory_order_relaxed);
   c.cancelled = cancelledAnswers_.load(std::memory_order_relaxed);
   c.textDropped = textDropped_.load(std::memory_order_relaxed);
+  c.cancelledById = cancelledById_.load(std::memory_order_relaxed);
   c.brainReady = brainReady_.load(std::memory_order_relaxed);
   c.speaking = ttsState_.load(std::memory_order_relaxed) == 1;
   return c;
 }
 
-void AnswerPath::logMetrics() const {
+void AnswerStage::logMetrics() const {
   const AnswerCounters c = counters();
   const auto e = metrics_->endpointToAudioUs.snapshot().summary();
   const auto s = metrics_->speechEndToAudioUs.snapshot().summary();
@@ -202,41 +206,58 @@ void AnswerPath::logMetrics() const {
                  ms(t.p50), ms(t.p95));
 }
 
-bool AnswerPath::post(const pipeline::Message& m) {
-  while (!toTts_.tryPost(m)) {
+bool AnswerStage::post(const pipeline::Message& m) {
+  for (;;) {
+    const uint32_t ticket = brainWake_.prepare();
+    if (toTts_.tryPost(m)) break;
     if (stop_->load(std::memory_order_acquire)) return false;
-    sleepNs(1'000'000);  // the TTS thread is speaking: it frees a slot per phrase
+    brainWake_.wait(ticket);  // the TTS thread is speaking: it frees a slot per phrase and notifies
   }
+  ttsWake_.notify();
   return true;
 }
 
-bool AnswerPath::prepareAnswer() {
+bool AnswerStage::prepareAnswer(uint64_t id, bool spoken) {
   if (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
     // Still speaking the previous answer: a new request supersedes it (a barge-in has already cancelled it).
     if (!cancel_->cancelled()) superseded_.fetch_add(1, std::memory_order_relaxed);
     cancel_->cancel();
-    while (ttsDone_.load(std::memory_order_acquire) < lastPosted_) {
+    for (;;) {
+      const uint32_t ticket = brainWake_.prepare();
+      if (ttsDone_.load(std::memory_order_acquire) >= lastPosted_) break;
       if (stop_->load(std::memory_order_acquire)) return false;
-      sleepNs(1'000'000);
+      brainWake_.wait(ticket);  // the TTS thread notifies when it is done with an answer
     }
   }
   if (cancel_->cancelled() && audio_ != nullptr) {
     // The audio thread drops a cancelled answer's queued audio once a period; it must see the token set until
     // the ring is empty, or the old answer's tail would play after the reset.
     const uint64_t until = nowNs() + kDrainWaitNs;
-    while (audio_->playbackRing().size() > 0 && nowNs() < until) sleepNs(1'000'000);
+    pipeline::Wakeup& popped = audio_->playbackWakeup();  // notified as the audio thread drops queued frames
+    for (;;) {
+      const uint32_t ticket = popped.prepare();
+      const uint64_t now = nowNs();
+      if (audio_->playbackRing().size() == 0 || now >= until) break;
+      popped.wait(ticket, static_cast<int64_t>(until - now));
+    }
   }
-  cancel_->reset();
+  {
+    std::lock_guard lock(activeMutex_);
+    cancel_->reset();
+    activeId_ = id;
+    activeSpoken_ = spoken;
+  }
   return !stop_->load(std::memory_order_acquire);
 }
 
-void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* request, std::string_view text) {
+void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text,
+                         bool timed) {
   const uint64_t takenNs = nowNs();
-  if (!prepareAnswer()) return;
   const bool speak = ttsState_.load(std::memory_order_acquire) >= 0;
-  const uint64_t id = lastPosted_ + 1;
+  const uint64_t id = ++answerSeq_;
+  if (!prepareAnswer(id, speak)) return;
   if (speak) {
-    *start_ = AnswerStart{id, request != nullptr, request != nullptr ? request->tMs : 0,
+    *start_ = AnswerStart{id, request != nullptr && timed, request != nullptr ? request->tMs : 0,
                           request != nullptr ? request->endpointDelayMs : 0, takenNs};
     if (!post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::begin), 0, id))) return;
     lastPosted_ = id;
@@ -279,34 +300,68 @@ void AnswerPath::answer(brain::Brain* brain, const speech::TranscriptMessage* re
   if (speak && !post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::end), 0, id))) {
     textDropped_.fetch_add(1, std::memory_order_relaxed);
   }
+  brainDone_.store(id, std::memory_order_release);
 }
 
-std::vector<std::string> AnswerPath::statusNotes() const {
+bool AnswerStage::submit(std::string_view text) {
+  speech::TranscriptMessage m;
+  if (text.empty() || text.size() >= speech::TranscriptMessage::kTextSize) return false;
+  std::memcpy(m.text, text.data(), text.size());
+  m.length = static_cast<uint16_t>(text.size());
+  m.words = 1;
+  m.confidence = 1.0f;  // typed text is never misheard
+  if (!typed_.post(m)) return false;
+  brainWake_.notify();
+  return true;
+}
+
+bool AnswerStage::answerOverLocked() const {
+  if (activeId_ == 0 || brainDone_.load(std::memory_order_acquire) < activeId_) return activeId_ == 0;
+  return !activeSpoken_ || ttsDone_.load(std::memory_order_acquire) >= activeId_;
+}
+
+uint64_t AnswerStage::currentAnswer() const {
+  std::lock_guard lock(activeMutex_);
+  return answerOverLocked() ? 0 : activeId_;
+}
+
+bool AnswerStage::cancelAnswer(uint64_t id) {
+  std::lock_guard lock(activeMutex_);
+  if (id == 0 || id != activeId_ || answerOverLocked()) return false;
+  cancel_->cancel();  // wakes whatever waits for this answer (cloud stream, playback room)
+  cancelledById_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+std::vector<std::string> AnswerStage::statusNotes() const {
   std::lock_guard lock(notesMutex_);
   return statusNotes_;
 }
 
-std::vector<std::string> AnswerPath::statusInfo() const {
+std::vector<std::string> AnswerStage::statusInfo() const {
   std::lock_guard lock(notesMutex_);
   return statusInfo_;
 }
 
-void AnswerPath::brainMain() {
-  brain::BrainOverrides ov;
-  ov.cataloguePath = brain::defaultCataloguePath();
-  ov.logDecisions = true;  // the router's decision line (route=..., reason=...) for every request
-  ov.spokenRequests = true;  // every request is a transcript
+void AnswerStage::brainMain() {
   if (log::level() >= log::Level::debug) {
     if (auto pii = privacy::PiiClassifier::create()) answerMask_ = std::move(*pii);
   }
-  std::unique_ptr<brain::Brain> brain;
-  if (auto b = brain::Brain::create(cfg_, ov)) {
+  std::unique_ptr<Brain> brain;
+  if (auto b = Brain::create(options_.brain)) {
     brain = std::move(b).value();
     brainReady_.store(true, std::memory_order_relaxed);
     for (const std::string& w : brain->warnings()) SOTTO_LOG_WARN("brain", "degraded", "%s", w.c_str());
     if (!brain->deviceKeyProblem().empty()) {
       std::lock_guard lock(notesMutex_);
       statusNotes_.push_back(brain->deviceKeyProblem());
+    }
+    if (!brain->systemPromptReport().empty()) {
+      SOTTO_LOG_INFO("brain", "system-prompt", "%s", brain->systemPromptReport().c_str());
+    }
+    if (!brain->modelLockProblem().empty()) {
+      std::lock_guard lock(notesMutex_);
+      statusInfo_.push_back(brain->modelLockProblem());
     }
     if (brain->semanticCacheOff()) {
       SOTTO_LOG_WARN("brain", "semantic-cache", "%s", brain->semanticCacheReport().c_str());
@@ -320,29 +375,44 @@ void AnswerPath::brainMain() {
   } else {
     SOTTO_LOG_ERROR("brain", "unavailable", "cannot answer requests: %s", b.error().message.c_str());
   }
-  uint64_t nextTimerCheckNs = 0;
-  while (!stop_->load(std::memory_order_acquire)) {
+  for (;;) {
+    // The ticket comes before every check: a transcript (the speech thread), the TTS thread finishing an answer or
+    // the stop request after it wakes the wait below.
+    const uint32_t ticket = brainWake_.prepare();
+    if (stop_->load(std::memory_order_acquire)) break;
     speech::TranscriptMessage t;
     if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
       requests_.fetch_add(1, std::memory_order_relaxed);
       answer(brain.get(), &t, t.textView());
       continue;
     }
-    // Timers and alarms wait until the current answer has been said; then they are said like an answer.
-    const uint64_t now = nowNs();
-    if (brain && now >= nextTimerCheckNs && ttsDone_.load(std::memory_order_acquire) >= lastPosted_) {
-      nextTimerCheckNs = now + 50'000'000;
-      for (const std::string& a : brain->dueAnnouncements()) answer(brain.get(), nullptr, a);
+    if (typed_.tryReceive(t)) {
+      requests_.fetch_add(1, std::memory_order_relaxed);
+      t.sequence = 0;
+      answer(brain.get(), &t, t.textView(), false);
       continue;
     }
-    sleepNs(kIdlePollNs);
+    // Timers and alarms wait until the current answer has been said; then they are said like an answer.
+    int64_t waitNs = -1;  // no timer set: sleep until a hand-off
+    if (brain) {
+      const bool idle = ttsDone_.load(std::memory_order_acquire) >= lastPosted_;
+      const std::optional<int64_t> dueMs = brain->msUntilDue();
+      if (dueMs && *dueMs <= 0 && idle) {
+        for (const std::string& a : brain->dueAnnouncements()) answer(brain.get(), nullptr, a);
+        continue;
+      }
+      // Due but still speaking: the TTS thread's notify ends the wait. Otherwise until the deadline, looked at
+      // again at least every second because the handlers' deadlines are wall-clock times (the clock may be set).
+      if (dueMs && *dueMs > 0) waitNs = std::min<int64_t>(*dueMs, 1000) * 1'000'000;
+    }
+    brainWake_.wait(ticket, waitNs);
   }
 }
 
-void AnswerPath::ttsMain() {
+void AnswerStage::ttsMain() {
   QueueOutput out(*this, audio_->playbackRing(), audio_->sink()->format().rateHz);
   std::unique_ptr<speech::TtsStage> stage;
-  const speech::TtsOptions opts = ttsOptionsFrom(cfg_);
+  const speech::TtsOptions& opts = options_.tts;
   auto engine = speech::createTts(opts);
   if (engine) {
     auto s = speech::TtsStage::create(std::move(engine).value(), out);
@@ -371,13 +441,17 @@ void AnswerPath::ttsMain() {
     }
     idle ? ttsBeat_->markIdle() : ttsBeat_->beat();
   };
-  while (!stop_->load(std::memory_order_acquire)) {
+  for (;;) {
+    const uint32_t ticket = ttsWake_.prepare();
+    if (stop_->load(std::memory_order_acquire)) break;
     pipeline::Message m;
     if (!toTts_.tryReceive(m)) {
-      beat(current == 0);  // between answers there is no time bound; inside one the brain may be slow
-      sleepNs(kIdlePollNs);
+      // Waiting for the brain has no time bound (between answers, or a slow model or cloud inside one): idle.
+      beat(true);
+      ttsWake_.wait(ticket);  // the brain notifies after every post, stop() after setting the flag
       continue;
     }
+    brainWake_.notify();  // a slot is free for a brain waiting to post
     beat(false);
     Status st;
     switch (static_cast<TtsMsg>(m.type)) {
@@ -402,6 +476,7 @@ void AnswerPath::ttsMain() {
         }
         spoken_.fetch_add(1, std::memory_order_relaxed);
         ttsDone_.store(m.value, std::memory_order_release);
+        brainWake_.notify();
         current = 0;
         break;
     }
@@ -412,6 +487,7 @@ void AnswerPath::ttsMain() {
   }
   // Shutdown: whatever was queued is dropped; tell a brain thread waiting for us that we are done.
   ttsDone_.store(UINT64_MAX, std::memory_order_release);
+  brainWake_.notify();
 }
 
-}  // namespace sotto::app
+}  // namespace sotto::answer

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// Brain: classify, match, look up, decide, then answer from the handler, the cache, the local model or the cloud.
+#include <algorithm>
+#include <chrono>
+
+#include "engine/answer/brain_impl.h"
+#include "engine/router/local_confidence.h"
+
+namespace sotto::answer {
+
+using detail::AnswerOut;
+using detail::now;
+using detail::TokenCollector;
+
+// Answers worth keeping: not the handlers' (they are computed fresh), not "cannot answer"; time-sensitive ones
+// (weather, news, "today") expire within minutes.
+void Brain::Impl::remember(std::string_view text, const AskResult& out, std::uint64_t slots, bool timeSensitive) {
+  if (!cache || out.answer.empty() || !out.complete) return;  // never keep an answer cut short
+  if (out.route != router::Route::local && out.route != router::Route::cloud) return;
+  const auto cls = timeSensitive ? cache::AnswerClass::timeSensitive : cache::AnswerClass::staticKnowledge;
+  if (cache->insert(text, out.answer, cls, slots) == cache::InsertOutcome::stored) cacheDirty = true;
+}
+
+void Brain::Impl::saveCache(AskSink& sink) {
+  if (!cache || !cacheKey || !cacheDirty) return;
+  if (auto st = cache->save(cachePath, cacheKey->bytes()); !st) {
+    sink.onWarning("answer cache not saved: " + st.error().message);
+  }
+  cacheDirty = false;
+}
+
+namespace {
+
+// Crude but conservative: answers to these change within the day.
+bool looksTimeSensitive(std::string_view text) {
+  static constexpr std::string_view kWords[] = {"weather", "today", "tonight", "tomorrow", "now", "news",
+                                                "score", "forecast", "traffic", "latest", "current"};
+  for (std::string_view w : kWords) {
+    if (text.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string Brain::Impl::localPrompt(std::string_view text) const {
+  if (!local->chat) return std::string(text);
+  const llm::ChatMessage messages[] = {{"user", text}};
+  return local->chat->apply(messages, true);
+}
+
+Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, TokenCollector& c, size_t maxTokens,
+                                                         const pipeline::CancelToken* cancel) {
+  // Continuing: the prompt is the previous prompt plus what was generated; the prefix cache makes it free.
+  std::vector<llm::TokenId> prompt = local->tokenizer->tokenize(localPrompt(text), true, true);
+  prompt.insert(prompt.end(), c.ids.begin(), c.ids.end());
+  llm::GenerateOptions o;
+  o.maxTokens = maxTokens;
+  o.sampling.temperature = 0.0f;  // a speaker's answer should not change from one ask to the next
+  return local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
+}
+
+Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel) {
+  AnswerOut sink(outer, options.maxAnswerChars);
+  const router::Millis tStart = now();
+  AskResult out;
+  router::RouteInputs in;
+  in.mode = mode.load();
+  in.forced = options.forced;
+
+  // 1. Personal data: the per-type policy decides whether anything may leave the device, and as what.
+  privacy::SpanBuffer spans;
+  const bool classified = pii->classify(text, spans).ok();
+  const privacy::EscalationDecision escalation =
+      privacy::decideEscalation(in.mode, text, classified, spans, policy, anonymizer);
+  if (!classified || spans.overflowed()) {
+    in.pii = router::PiiVerdict::localOnly;  // not wholly checked: treat it as wholly sensitive
+  } else if (!spans.empty()) {
+    const bool localOnly = escalation.reason == privacy::EscalationReason::localOnlyPii ||
+                           escalation.reason == privacy::EscalationReason::anonymizerFull;
+    in.pii = localOnly ? router::PiiVerdict::localOnly : router::PiiVerdict::redactable;
+  }
+
+  // 2. Intents: a confident match with a handler that answers.
+  intents::IntentMatch match;
+  std::optional<intents::HandlerOutcome> handled;
+  if (understanding != nullptr) {
+    understanding->understand(text, *understandSpace, match);
+    in.intent.matched = match.intent >= 0;
+    in.intent.confidence = static_cast<float>(match.confidence);
+    // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
+    // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
+    // Queries go on: their answer speaks what was assumed ("The time is ...").
+    const bool unsure = options.clarifyBelow > 0.0f && match.confidence < options.clarifyBelow;
+    if (unsure && (in.intent.matched ? intents::changesState(match.name) : options.spokenRequests)) {
+      sink.onText(kClarifyText);
+      out.route = router::Route::intent;
+      out.reason = router::Reason::noAnswerSource;
+      out.clarify = true;
+      out.answer = sink.answer;
+      return out;
+    }
+    if (in.intent.matched && handlers) {
+      handled = handlers->handle(match, text, device);
+      if (handled->status != intents::HandlerOutcome::Status::answered) in.intent.matched = false;
+      if (!handled->warning.empty()) sink.onWarning(handled->warning);
+    }
+  }
+
+  // 3. The answer cache (never holds answers to prompts with personal data).
+  const std::uint64_t slots = match.intent >= 0 ? cache::slotSignature(match) : 0;
+  std::string cached;
+  if (cache) {
+    const cache::LookupResult hit = cache->lookup(text, slots);
+    in.cache.similarity = hit.similarity;
+    in.cache.guardsPassed = hit.blockedBy == cache::Guard::none;
+    if (hit.tier == cache::Tier::exact) in.cache.outcome = router::CacheOutcome::exact;
+    if (hit.tier == cache::Tier::semantic) in.cache.outcome = router::CacheOutcome::semantic;
+    if (hit.hit()) cached.assign(hit.answer);  // the view dies with the next cache change
+  }
+
+  // 4. Local model confidence, when the decision depends on it.
+  TokenCollector collected;
+  in.local.available = local.has_value();
+  const auto tDecide = now();
+  if (local && router->needsLocalConfidence(in, tDecide)) {
+    auto r = generateLocal(text, collected, 8, cancel);
+    if (!r) {
+      sink.onWarning("local model: " + r.error().message);
+      in.local = router::LocalInput{};
+    } else {
+      in.local = router::localInputFrom(r->confidence);
+    }
+  }
+
+  // 5. Decide.
+  const router::RouteDecision d = router->route(in, now());
+  char line[router::kDecisionLineMax];
+  const size_t len = router::formatDecision(d, router->complete(in, now()), line);
+  sink.onDecision(d, std::string_view(line, len));
+  out.route = d.route;
+  out.reason = d.reason;
+
+  // 6. Answer.
+  switch (d.route) {
+    case router::Route::intent: {
+      if (handled && !handled->speech.empty()) sink.onText(handled->speech);
+      // "go offline" / "privacy online": the switch takes effect for the very next request.
+      if (handled && handled->effect.kind == intents::EffectKind::privacyOffline) {
+        mode = privacy::PrivacyMode::offline;
+      } else if (handled && handled->effect.kind == intents::EffectKind::privacyOnline) {
+        mode = options.onlineMode;
+      }
+      break;
+    }
+    case router::Route::local: {
+      sink.onText(collected.text);
+      collected.live = &sink;
+      const size_t have = collected.ids.size();
+      if (have < options.maxAnswerTokens) {
+        auto r = generateLocal(text, collected, options.maxAnswerTokens - have, cancel);
+        if (!r) return std::move(r).error();
+      }
+      break;
+    }
+    case router::Route::cache: {
+      sink.onText(cached);
+      break;
+    }
+    case router::Route::cloud: {
+      if (auto st = askCloud(text, escalation, d, sink, cancel, out); !st) return std::move(st).error();
+      break;
+    }
+    case router::Route::cannotAnswer: {
+      out.route = router::Route::cannotAnswer;
+      sink.onText(router::kCannotAnswerText);
+      break;
+    }
+  }
+  // A local or cached answer past tts.max-answer-chars was cut by the guard: say so, like a cloud one.
+  if (sink.cut() && !sink.ended()) {
+    sink.endWith(router::kTooLongText);
+    out.complete = false;
+  }
+  out.answer = sink.answer;
+  // The latency the router predicts routes with: from the request to the answer's first piece (TTS adds its own).
+  if (sink.first) {
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(*sink.first - tStart).count();
+    router->recordFirstAudio(out.route, static_cast<uint32_t>(std::max<long long>(0, took)));
+  }
+  if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
+  remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
+  saveCache(sink);
+  return out;
+}
+
+Brain::Brain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Brain::~Brain() = default;
+
+Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
+  return impl_->ask(text, sink, cancel);
+}
+
+void Brain::setPrivacyMode(privacy::PrivacyMode mode) { impl_->mode = mode; }
+privacy::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }
+const std::vector<std::string>& Brain::warnings() const { return impl_->warnings; }
+router::RouterCounts Brain::routerCounts() const { return impl_->router->metrics().snapshot(); }
+const std::string& Brain::deviceKeyProblem() const { return impl_->deviceKeyProblem; }
+const std::string& Brain::semanticCacheReport() const { return impl_->semanticCacheReport; }
+bool Brain::semanticCacheOff() const { return impl_->semanticCacheOff; }
+const std::string& Brain::modelLockProblem() const { return impl_->modelLockProblem; }
+const std::string& Brain::systemPromptReport() const { return impl_->systemPromptReport; }
+bool Brain::systemPromptRestored() const { return impl_->systemPromptRestored; }
+const hal::ThreadPool* Brain::modelThreads() const { return impl_->local ? impl_->llmPool.get() : nullptr; }
+
+std::optional<std::int64_t> Brain::msUntilDue() const {
+  if (!impl_->startAnnouncements.empty()) return 0;
+  if (!impl_->handlers) return std::nullopt;
+  const std::optional<std::int64_t> next = impl_->handlers->nextDeadlineMs();
+  if (!next) return std::nullopt;
+  return *next - impl_->clock.nowMs();
+}
+
+std::vector<std::string> Brain::dueAnnouncements() {
+  std::vector<std::string> out = std::move(impl_->startAnnouncements);
+  impl_->startAnnouncements.clear();
+  if (!impl_->handlers) return out;
+  const std::optional<std::int64_t> next = impl_->handlers->nextDeadlineMs();
+  if (!next || *next > impl_->clock.nowMs()) return out;
+  for (intents::Announcement& a : impl_->handlers->fireDue()) out.push_back(std::move(a.speech));
+  return out;
+}
+
+std::string piiModelPathBeside(const std::string& cataloguePath) {
+  const std::size_t slash = cataloguePath.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : cataloguePath.substr(0, slash)) + "/pii.nlu";
+}
+
+}  // namespace sotto::answer
