@@ -28,9 +28,9 @@ A slot value is never guessed: it survives only where the alignment matches each
 Usage: bench/nlu/asr_corpus.py [-b BUILD_DIR] [-o FILE] [-j JOBS] [--lines N] [--seed N] [--keep DIR]
        bench/nlu/asr_corpus.py --summary FILE   (status counts per engine, the most frequent substitutions)
   defaults: build/host-release, bench/nlu/data/asr_pairs.tsv, 2 jobs, 120 lines, seed 9001.
-  About 3 s of CPU per line (one `sotto listen` process each, 1.3 s of it start-up) after a minute for
-  gen_train.py: 120 lines take about 4 minutes on 2 idle cores (the committed file took 35 minutes on 2 cores
-  shared with other builds, load 12).
+  About 3.6 s of CPU per line (one `sotto listen` process each, 1.3 s of it start-up; the committed file: 7.2
+  minutes of CPU for 120 lines), so about 4 minutes on 2 idle cores plus a minute for gen_train.py; it took 33
+  minutes of wall time on 2 cores shared with other builds (load 12).
   Not run by train.sh or CI; train.sh reads the committed file. Deterministic for a given build and
   voices (fixed seed, sox -R); the recognizer's output is what it is on the build used.
 Needs flite, espeak-ng, sox, python3, the lexical resources gen_train.py uses, and a built `sotto`.
