@@ -10,7 +10,8 @@
 # known intent (below), fillers, disfluencies, self-corrections and ASR-like noise.
 # PII data follows the labelling rules of shared/data/README.md (14 types).
 #
-# Usage: gen_train.py --out DIR [--seed N] [--intents N] [--pii N] [--catalogue PATH]
+# Usage: gen_train.py --out DIR [--seed N] [--intents N] [--pii N] [--catalogue PATH] [--asr-corpus FILE]
+# (--asr-corpus: the recognizer's transcripts, default data/asr_pairs.tsv beside this file; see asr_corpus.py)
 # Writes DIR/intents-train.jsonl and DIR/pii-train.jsonl (byte-reproducible per seed), and with the lexical
 # resources DIR/none-calibration.jsonl (WordNet example sentences held out of training, for the threshold);
 # runs a self-check (exit status 1 on any violation) and prints counts.
@@ -2226,6 +2227,10 @@ def asr_noise(rng, toks):
                 for part in rng.choice(HOMOPHONES[w]).split():
                     out.append([part, None])
                 changed = changed or HOMOPHONES[w] != [w]
+                continue
+            if w in ASR_CONFUSIONS and r < 0.3:
+                out.append([rng.choice(ASR_CONFUSIONS[w]), None])
+                changed = True
                 continue
             if w in CMU_HOMOPHONES and r < 0.2:
                 out.append([rng.choice(CMU_HOMOPHONES[w]), None])
@@ -4580,6 +4585,88 @@ def load_lexical_resources():
             **{"none." + k: len(v) for k, v in WN_NONE_LEX.items()}}
 
 
+# ----------------------------------------------------------------------------------------
+# The recognizer's real mistakes: bench/nlu/asr_corpus.py spoke lines of this generator (another seed) with flite
+# and espeak-ng voices through `sotto listen` and wrote what was heard to data/asr_pairs.tsv (committed; its
+# docstring defines each status). Two uses, kept apart from the generator above:
+#  - its word substitutions ("timer>time", "alarm>along") join the simulated ASR noise (asr_noise), so the noise
+#    the models train on is the one this recognizer makes, not only dictionary homophones;
+#  - its transcripts become training lines, labelled by what survived of the request (asr_corpus_lines).
+
+ASR_CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "asr_pairs.tsv")
+ASR_CONFUSIONS = {}  # written word -> the words the recognizer heard for it, in the corpus's order
+# Copies of each corpus line per training set: a few hundred transcripts among 40,000 generated lines weigh like
+# one phrasing family with them.
+ASR_CORPUS_COPIES = 3
+
+
+def load_asr_corpus(path):
+    """The corpus's rows (asr_corpus.read_corpus), or [] when the file is absent."""
+    if not path or not os.path.exists(path):
+        return []
+    import asr_corpus
+    return asr_corpus.read_corpus(path)
+
+
+def asr_confusions(rows):
+    """{written word: [heard words]} from the substitutions of the transcripts the alignment can be trusted on (at
+    least half the written words heard as written). Number, time and day words on either side are left out: a
+    number swapped into a carrier phrase would read as a slot value, and slot words are never rewritten."""
+    import asr_corpus
+    out = {}
+    for r in rows:
+        ref, hyp = asr_corpus.words(r["written"]), asr_corpus.words(r["transcript"])
+        if not ref or sum(op == "=" for op, _, _ in asr_corpus.align(ref, hyp)) * 2 < len(ref):
+            continue
+        for w, h in r["subs"]:
+            if w in asr_corpus.VALUE_WORDS or h in asr_corpus.VALUE_WORDS or not SPOKEN_OK.match(h):
+                continue
+            alts = out.setdefault(w, [])
+            if h not in alts:
+                alts.append(h)
+    return out
+
+
+def asr_corpus_lines(rows, intents):
+    """Training lines from the corpus's transcripts, labelled so that a garbled transcript never teaches a
+    confident state-changing intent while a recognizable one still teaches its intent:
+      kept          the true intent, with the surviving slots at their place in the transcript;
+      partial       a query (nothing changes if it is wrong; the answer says what it assumed): the true intent;
+                    a state-changing intent: the transcript twice, once with its intent and once as "none", so the
+                    model learns a probability near one half for such readings, under its acceptance threshold
+                    (calibrated, 0.6 today): it asks again or lets the language model answer instead of acting;
+      salad         "none": under a quarter of what was asked was heard; the words left are not the request;
+      slot_lost     a state-changing intent: "none" (without its value the command cannot be carried out as
+                    asked, and nothing in the transcript stands in for it); a query: left out (never guessed);
+      slot_changed  left out: the transcript may be another valid command ("nine minutes" for "five");
+      none          "none" (open questions stay open questions however they were heard);
+      no_final      left out.
+    Whether an intent changes state is bench/speech/intent_score.py's rule (the speech benchmark's wrong
+    actions)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "speech"))
+    import intent_score
+    changing = intent_score.state_changing(list(intents))
+    out = []
+    for r in rows:
+        text, intent, status = r["transcript"], r["intent"], r["status"]
+        if not SPOKEN_OK.match(text) or (intent != "none" and intent not in intents):
+            continue
+        line = {"text": text, "intent": intent, "slots": r["slots"], "slot_spans": r["spans"], "form": "spoken",
+                "source": "train.asr." + status, "asr_noise": True}
+        none = {"text": text, "intent": "none", "slots": {}, "slot_spans": [], "form": "spoken",
+                "source": "train.asr." + status, "asr_noise": True}
+        if status == "kept" or (status == "partial" and intent not in changing):
+            got = [line]
+        elif status == "partial":
+            got = [line, none]
+        elif status in ("salad", "none") or (status == "slot_lost" and intent in changing):
+            got = [none]
+        else:
+            got = []
+        out.extend(got * ASR_CORPUS_COPIES)
+    return out
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.dirname(os.path.dirname(here))
@@ -4589,6 +4676,8 @@ def main(argv=None):
     ap.add_argument("--intents", type=int, default=40000)
     ap.add_argument("--pii", type=int, default=40000)
     ap.add_argument("--catalogue", default=os.path.join(repo, "config", "intents.xml"))
+    ap.add_argument("--asr-corpus", default=ASR_CORPUS,
+                    help="the recognizer's transcripts (asr_corpus.py's TSV); \"\" leaves them out")
     ap.add_argument("--no-lexres", action="store_true",
                     help="leave WordNet and the CMU dictionary out (the generator's own lists only)")
     args = ap.parse_args(argv)
@@ -4601,9 +4690,17 @@ def main(argv=None):
         return 1
     print("lexical resources: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     order, intents, lex = load_catalogue(args.catalogue)
+    try:
+        asr_rows = load_asr_corpus(args.asr_corpus)
+    except ValueError as e:
+        print(f"gen_train.py: {e}", file=sys.stderr)
+        return 1
+    ASR_CONFUSIONS.update(asr_confusions(asr_rows))
+    print("recognizer corpus: %d transcripts, %d confused words" % (len(asr_rows), len(ASR_CONFUSIONS)))
     rng = random.Random(args.seed)
     random.seed(args.seed)
     intent_lines = gen_intents(random.Random(rng.random()), args.intents, order, intents, lex)
+    intent_lines += asr_corpus_lines(asr_rows, intents)
     pii_lines = gen_pii(random.Random(rng.random()), args.pii)
     errors = self_check(intent_lines, pii_lines, intents)
     os.makedirs(args.out, exist_ok=True)

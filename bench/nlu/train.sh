@@ -12,7 +12,8 @@
 # three members scored F1 0.876 against one's 0.871, and one model alone suspected an account number in a spoken
 # 7-digit phone number that the three do not (the canary's plant), at three times the size (7 MB) and time.
 # The generator draws words from WordNet and the CMU dictionary (Debian's wordnet-base and pocketsphinx-en-us:
-# toolchain/install-deps.sh installs them).
+# toolchain/install-deps.sh installs them), and reads the recognizer's transcripts of its own lines from the
+# committed bench/nlu/data/asr_pairs.tsv (written by bench/nlu/asr_corpus.py, which this script does not run).
 #
 # Usage: bench/nlu/train.sh [-b BUILD_DIR] [-w WORK_DIR] [-o OUT_DIR] [-c CATALOGUE] [--seed N] [--members N]
 #                           [--pii-members N] [--report-only]
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
     --members) members=$2; shift 2 ;;
     --pii-members) pii_members=$2; shift 2 ;;
     --report-only) train=0; shift ;;
-    -h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
     *) echo "train.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -80,8 +81,11 @@ if [ "$train" = 1 ]; then
   "$sotto" nlu train-pii $pii_data -o "$out/pii.nlu" --seed "$seed" $cal_p \
     --note "gen_train.py --seed $seed..$((seed + pii_members - 1))"
   # The recognizer's domain language model beside the catalogue (asr.domain-lm): the first set's spoken commands,
-  # bigrams and trigrams seen fewer than 3 times left out (about 400 KB instead of 1.6 MB; deterministic).
-  "$sotto" nlu lm --data "$work/intents-train.jsonl" --dict /usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict \
+  # bigrams and trigrams seen fewer than 3 times left out (about 400 KB instead of 1.6 MB; deterministic). The
+  # recognizer's own transcripts (gen_train.py's "train.asr." lines from bench/nlu/data/asr_pairs.tsv) teach the
+  # understanding model its mistakes; a language model of them would expect those mistakes, so they stay out.
+  grep -v '"source": "train\.asr\.' "$work/intents-train.jsonl" > "$work/lm-train.jsonl"
+  "$sotto" nlu lm --data "$work/lm-train.jsonl" --dict /usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict \
     --min-count 3 -o "$out/$name.lm"
   echo "trained in $(( $(date +%s) - start )) s"
 fi
