@@ -17,6 +17,8 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadStartPercent = c.vadStartPercent;
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
   lc.endpointSilenceMs = c.endpointSilenceMs;
+  lc.semanticEndpoint = c.semanticEndpoint;
+  lc.endpointCompleteMs = c.endpointCompleteMs;
   lc.maxUtteranceMs = c.maxUtteranceMs;
   lc.wake.acousticModel = c.asrAcousticModel;
   lc.wake.dictionary = c.asrDictionary;

@@ -118,6 +118,14 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Speech probability above which a frame continues speech already in progress."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
+    boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),
+                "Semantic endpointing: when the words heard so far are a whole command the understanding is sure "
+                "of (every required slot said, no trailing \"and\", \"to\" or number still being spoken), the "
+                "turn ends after speech.endpoint-complete-ms of silence; open questions and unfinished commands "
+                "keep speech.endpoint-silence-ms. Needs the intent catalogue (the recognizer's understanding)."),
+    unsignedSetting("speech.endpoint-complete-ms", "120", "ms", 50, 5000, SOTTO_FIELD(endpointCompleteMs),
+                    "Trailing silence after which a whole command ends its turn (speech.semantic-endpoint); not "
+                    "below speech.endpoint-silence-ms = no effect."),
     unsignedSetting("speech.max-utterance-ms", "10000", "ms", 1000, 60000, SOTTO_FIELD(maxUtteranceMs),
                     "Longest utterance after the wake word (also how long to wait for speech to start)."),
     boolSetting("speech.aec", "true", SOTTO_FIELD(aec),

@@ -15,6 +15,17 @@ Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config)
     return makeError(Errc::invalid_argument, "listener: bad endpointing or history lengths");
   }
   std::unique_ptr<Listener> l(new Listener(config));
+  // A complete command's silence of 0, or not shorter than the endpoint silence, would change nothing.
+  if (config.semanticEndpoint && config.endpointCompleteMs > 0 && config.endpointCompleteMs < config.endpointSilenceMs) {
+    if (config.turn != nullptr) {
+      l->turn_ = config.turn;
+    } else if (config.asr.understander != nullptr) {
+      auto turn = UnderstandingTurnDetector::create(*config.asr.understander, config.completeMinConfidence);
+      if (!turn.ok()) return std::move(turn).error();
+      l->ownTurn_ = std::move(turn).value();
+      l->turn_ = l->ownTurn_.get();
+    }
+  }
   auto frontend = Frontend::create(config.frontend);
   if (!frontend.ok()) return std::move(frontend).error();
   l->frontend_ = std::move(frontend).value();
@@ -107,13 +118,24 @@ void Listener::wake(ListenerEvents& events) noexcept {
 bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t endMs,
                               ListenerEvents& events) noexcept {
   if (asr_->process(f)) events.onPartial(asr_->partial(), audioMs());
-  if (!endpointer_.frame(voiced, endMs)) return false;
+  if (endpointer_.frame(voiced, endMs)) {
+    finishUtterance(audioMs(), events);
+    return true;
+  }
+  if (turn_ == nullptr || !endpointer_.pauseToJudge()) return false;
+  // A short pause: is what was said so far a whole command? The transcript over all audio up to now (the last
+  // partial can be up to a partial interval old), read on this thread between two frames: no hand-over needed.
+  if (asr_->refreshPartial()) events.onPartial(asr_->partial(), audioMs());
+  lastTurn_ = turn_->read(asr_->partial());
+  if (lastTurn_.state != TurnState::complete) return false;
+  endpointer_.endComplete();
   finishUtterance(audioMs(), events);
   return true;
 }
 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   recognizing_ = false;
+  lastReason_ = endpointer_.reason();
   if (asr_->finish(transcript_).ok()) {
     const uint64_t delay = endpointer_.heardSpeech() && tMs > endpointer_.speechEndMs()
                                ? tMs - endpointer_.speechEndMs()

@@ -11,6 +11,7 @@
 
 #include "engine/speech/asr.h"
 #include "engine/speech/frontend.h"
+#include "engine/speech/turn.h"
 #include "engine/speech/wake.h"
 #include "sotto/hal/result.h"
 
@@ -21,6 +22,15 @@ struct ListenerConfig {
   WakeConfig wake;
   AsrConfig asr;
   uint32_t endpointSilenceMs = 300;
+  // Semantic endpointing: at a pause of endpointCompleteMs the recognizer's best transcript so far is read by the
+  // turn detector, and a whole command ends the turn there instead of after endpointSilenceMs. The detector is
+  // `turn` when set (borrowed, must outlive the Listener), else one over asr.understander; with neither, or with
+  // semanticEndpoint false, or endpointCompleteMs 0 or not below endpointSilenceMs, every turn waits for
+  // endpointSilenceMs.
+  bool semanticEndpoint = true;
+  uint32_t endpointCompleteMs = 120;
+  float completeMinConfidence = kMinCommandConfidence;  // least intent confidence of a whole command
+  TurnDetector* turn = nullptr;
   uint32_t maxUtteranceMs = 10000;
   uint32_t historyMs = 1000;  // audio kept to replay from the wake phrase's end to the ASR (detection lags)
   uint32_t wakeRestartMs = 60000;  // restart the keyphrase decoder's utterance after this long (in a pause)
@@ -65,11 +75,19 @@ class Listener {
   const std::string& asrDegradedReason() const noexcept { return asr_->degradedReason(); }
   // The hypotheses behind the last final (Recognizer::lastHypotheses), valid until the next utterance.
   std::span<const Hypothesis> lastHypotheses() const noexcept { return asr_->lastHypotheses(); }
+  // Why the last (or current, inside onFinal) utterance ended: silence (the long one), complete (semantic
+  // endpointing), maxLength, or none (the stream ended, flush()).
+  Endpointer::Reason lastEndpoint() const noexcept { return lastReason_; }
+  // The turn detector's reading at the last pause it was asked about (diagnostics, tests).
+  const TurnReading& lastTurn() const noexcept { return lastTurn_; }
+  bool semanticEndpointing() const noexcept { return turn_ != nullptr; }
 
   static constexpr uint32_t kFrameSamples = 160;
 
  private:
-  Listener(const ListenerConfig& config) : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs) {}
+  Listener(const ListenerConfig& config)
+      : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs,
+                    config.semanticEndpoint ? config.endpointCompleteMs : 0) {}
   void frame(ListenerEvents& events) noexcept;
   void wake(ListenerEvents& events) noexcept;
   // One frame of the utterance: ASR, partials, endpoint. Returns true when the utterance ended.
@@ -80,6 +98,10 @@ class Listener {
   std::unique_ptr<WakeSpotter> wake_;
   std::unique_ptr<Recognizer> asr_;
   Endpointer endpointer_;
+  std::unique_ptr<TurnDetector> ownTurn_;
+  TurnDetector* turn_ = nullptr;  // null: no semantic endpointing
+  TurnReading lastTurn_;
+  Endpointer::Reason lastReason_ = Endpointer::Reason::none;
   Transcript transcript_;
   std::vector<int16_t> pending_;  // one frame being assembled
   std::vector<int16_t> raw_;      // the last frame before the frontend: what the wake spotter hears

@@ -155,6 +155,8 @@ void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
 
 void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDelayMs) {
   bump(finals_);
+  const bool whole = listener_ && listener_->lastEndpoint() == Endpointer::Reason::complete;
+  if (whole) bump(wholeCommandEndpoints_);
   state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
   const uint64_t lag = lagUs();
   metrics_->finalLagUs.record(lag);
@@ -183,13 +185,15 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   const unsigned long long words = t.words.size();
   if (log::level() >= log::Level::debug) {
     const std::string shown = maskedText(t.text);
-    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech, %llu words (%.*s "
-                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs), words,
+    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech%s, %llu words (%.*s "
+                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs),
+                    whole ? " (a whole command)" : "", words,
                     static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence),
                     shown.c_str());
   } else {
-    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech, %llu "
-                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs), words,
+    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech%s, %llu "
+                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs),
+                   whole ? " (a whole command)" : "", words,
                    static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence));
   }
   if (!posted) {
@@ -205,6 +209,7 @@ SpeechCounters SpeechStage::counters() const noexcept {
   c.partials = partials_.load(std::memory_order_relaxed);
   c.finals = finals_.load(std::memory_order_relaxed);
   c.bargeIns = bargeIns_.load(std::memory_order_relaxed);
+  c.wholeCommandEndpoints = wholeCommandEndpoints_.load(std::memory_order_relaxed);
   c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
   c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);
   c.lastBargeInMs = lastBargeIn_.load(std::memory_order_relaxed);

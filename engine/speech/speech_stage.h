@@ -46,6 +46,7 @@ struct SpeechCounters {
   uint64_t samples = 0;           // processed by the recognizer (audio time = samples / 16 ms)
   uint64_t wakes = 0, partials = 0, finals = 0;
   uint64_t bargeIns = 0;          // wakes while the device was speaking: playback stopped, answer cancelled
+  uint64_t wholeCommandEndpoints = 0;  // finals whose turn a whole command ended early (semantic endpointing)
   uint64_t transcriptsDropped = 0;  // the brain's mailbox was full
   uint64_t lastWakeMs = 0, lastBargeInMs = 0;  // audio time; 0 = none yet
   bool recognizing = false;       // a recognizer is configured (else the stage only meters the level)
@@ -114,6 +115,7 @@ class SpeechStage final : private ListenerEvents {
   bool flushed_ = false;
   // Single writer (the speech thread).
   std::atomic<uint64_t> wakes_{0}, partials_{0}, finals_{0}, bargeIns_{0}, dropped_{0}, lastWake_{0}, lastBargeIn_{0};
+  std::atomic<uint64_t> wholeCommandEndpoints_{0};
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> state_{0};
   std::atomic<bool> listenAgain_{false};
