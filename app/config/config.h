@@ -59,6 +59,7 @@ struct Config {
   uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
   bool semanticEndpoint = false;     // a whole command ends its turn after endpointCompleteMs of silence
   uint32_t endpointCompleteMs = 0;
+  uint32_t followUpMs = 0;           // after an answer, listen this long without the wake word; 0 = off
   bool aec = false;                       // acoustic echo cancellation on the audio thread
   uint32_t aecTailMs = 0, aecDelayMs = 0;
   // Wake word (pocketsphinx keyphrase spotting).

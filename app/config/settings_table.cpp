@@ -126,6 +126,9 @@ constexpr auto kSettings = std::to_array<Setting>({
     unsignedSetting("speech.endpoint-complete-ms", "120", "ms", 50, 5000, SOTTO_FIELD(endpointCompleteMs),
                     "Trailing silence after which a whole command ends its turn (speech.semantic-endpoint); not "
                     "below speech.endpoint-silence-ms = no effect."),
+    unsignedSetting("speech.follow-up-ms", "0", "ms", 0, 30000, SOTTO_FIELD(followUpMs),
+                    "Follow-up without the wake word: once an answer has been spoken, speech that starts within "
+                    "this window is heard as the next request; 0 = off (the wake word is always needed)."),
     unsignedSetting("speech.max-utterance-ms", "10000", "ms", 1000, 60000, SOTTO_FIELD(maxUtteranceMs),
                     "Longest utterance after the wake word (also how long to wait for speech to start)."),
     boolSetting("speech.aec", "true", SOTTO_FIELD(aec),

@@ -171,6 +171,7 @@ class Printer final : public speech::ListenerEvents {
       case speech::Endpointer::Reason::complete: return "complete";
       case speech::Endpointer::Reason::silence: return "silence";
       case speech::Endpointer::Reason::maxLength: return "max-length";
+      case speech::Endpointer::Reason::noSpeech:  // no final is reported for it (listenNow windows only)
       case speech::Endpointer::Reason::none: break;
     }
     return "end-of-stream";

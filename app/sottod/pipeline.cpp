@@ -128,6 +128,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
                                               &p->answerCancel_, captureRate);
     if (!speech) return std::move(speech).error();
     p->speech_ = std::move(speech).value();
+    p->speech_->setFollowUpWindow(cfg.followUpMs);
     auto sbeat = p->health_.addStage("speech");
     if (!sbeat) return std::move(sbeat).error();
     p->speechBeat_ = *sbeat;

@@ -58,8 +58,9 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
   return voiced_;
 }
 
-void Endpointer::arm(uint64_t nowMs, bool voicedNow) noexcept {
+void Endpointer::arm(uint64_t nowMs, bool voicedNow, uint32_t startWithinMs) noexcept {
   state_ = State::waiting;
+  startWithinMs_ = startWithinMs;
   reason_ = Reason::none;
   armedMs_ = nowMs;
   speechEndMs_ = 0;
@@ -80,6 +81,11 @@ bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
   voicedRun_ = voiced ? voicedRun_ + 1 : 0;
   if (state_ == State::waiting && voicedRun_ >= (inheritedRun_ ? kInheritedStartFrames : kStartFrames)) {
     state_ = State::speaking;
+  }
+  if (state_ == State::waiting && startWithinMs_ > 0 && nowMs - armedMs_ >= startWithinMs_) {
+    state_ = State::ended;
+    reason_ = Reason::noSpeech;
+    return true;
   }
   if (state_ == State::speaking && voiced) {
     speechEndMs_ = nowMs;

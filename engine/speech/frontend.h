@@ -54,7 +54,7 @@ class Frontend {
 class Endpointer {
  public:
   enum class State { idle, waiting, speaking, ended };
-  enum class Reason { none, silence, maxLength, complete };
+  enum class Reason { none, silence, maxLength, complete, noSpeech };
 
   // completeSilenceMs 0 (or not below endpointSilenceMs): no semantic endpointing.
   Endpointer(uint32_t endpointSilenceMs, uint32_t maxUtteranceMs, uint32_t completeSilenceMs = 0) noexcept
@@ -62,7 +62,9 @@ class Endpointer {
 
   // Starts listening for an utterance at audio time nowMs. voicedNow: the frame before was voiced (the tail of the
   // wake phrase, or the command following it without a pause): that run must last longer to count as speech.
-  void arm(uint64_t nowMs, bool voicedNow) noexcept;
+  // startWithinMs > 0: when speech has not started that long after nowMs, the utterance ends with reason noSpeech
+  // (a follow-up window nobody used); 0: only maxUtteranceMs bounds the wait.
+  void arm(uint64_t nowMs, bool voicedNow, uint32_t startWithinMs = 0) noexcept;
   // One frame that ends at audio time nowMs; returns true exactly once, on the frame that ends the utterance.
   bool frame(bool voiced, uint64_t nowMs) noexcept;
   void reset() noexcept { state_ = State::idle; }
@@ -87,6 +89,7 @@ class Endpointer {
   bool judge_ = false, judged_ = false;  // pauseToJudge() now; this pause was already offered
   Reason reason_ = Reason::none;
   uint64_t armedMs_ = 0, speechEndMs_ = 0;
+  uint32_t startWithinMs_ = 0;
   uint32_t voicedRun_ = 0;
   bool inheritedRun_ = false;
 };

@@ -136,7 +136,8 @@ bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   recognizing_ = false;
   lastReason_ = endpointer_.reason();
-  if (asr_->finish(transcript_).ok()) {
+  // A window without the wake word in which nobody spoke: nothing was said, so nothing is reported.
+  if (asr_->finish(transcript_).ok() && lastReason_ != Endpointer::Reason::noSpeech) {
     const uint64_t delay = endpointer_.heardSpeech() && tMs > endpointer_.speechEndMs()
                                ? tMs - endpointer_.speechEndMs()
                                : 0;
@@ -147,10 +148,10 @@ void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   wake_->start(samples_);
 }
 
-bool Listener::listenNow() noexcept {
+bool Listener::listenNow(uint32_t startWithinMs) noexcept {
   if (recognizing_ || !asr_->begin().ok()) return false;
   recognizing_ = true;
-  endpointer_.arm(audioMs(), false);
+  endpointer_.arm(audioMs(), false, startWithinMs);
   return true;
 }
 

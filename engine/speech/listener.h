@@ -60,9 +60,11 @@ class Listener {
   // End of stream: finishes an utterance in progress (its final's endpoint is the end of the stream).
   void flush(ListenerEvents& events) noexcept;
   // Listens for one utterance from now on without the wake word (the speaker has just asked the user to say it
-  // again). Ends like any utterance: at the endpoint, or after maxUtteranceMs when nobody speaks. Returns false
-  // while an utterance is in progress or when the decoder fails to start (then it keeps spotting).
-  bool listenNow() noexcept;
+  // again, or answered and waits for a follow-up). Ends like any utterance: at the endpoint, or after
+  // maxUtteranceMs when nobody speaks; with startWithinMs > 0, when speech has not started within that window it
+  // ends without a final (lastEndpoint() noSpeech) and spotting resumes. Returns false while an utterance is in
+  // progress or when the decoder fails to start (then it keeps spotting).
+  bool listenNow(uint32_t startWithinMs = 0) noexcept;
 
   uint64_t audioMs() const noexcept { return samples_ / 16; }
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
@@ -76,7 +78,8 @@ class Listener {
   // The hypotheses behind the last final (Recognizer::lastHypotheses), valid until the next utterance.
   std::span<const Hypothesis> lastHypotheses() const noexcept { return asr_->lastHypotheses(); }
   // Why the last (or current, inside onFinal) utterance ended: silence (the long one), complete (semantic
-  // endpointing), maxLength, or none (the stream ended, flush()).
+  // endpointing), maxLength, noSpeech (a listenNow window nobody spoke in: no final), or none (the stream ended,
+  // flush()).
   Endpointer::Reason lastEndpoint() const noexcept { return lastReason_; }
   // The turn detector's reading at the last pause it was asked about (diagnostics, tests).
   const TurnReading& lastTurn() const noexcept { return lastTurn_; }

@@ -86,10 +86,17 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
 
 void SpeechStage::serveListenAgain() noexcept {
   if (!listener_) return;
+  // A follow-up window nobody spoke in ended without a final: back to spotting.
+  if (!listener_->recognizing() && state() == SpeechState::listening) {
+    state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
+    withoutWake_ = false;
+  }
+  // Asking again replaces a follow-up: the question is the answer the user replies to.
   if (listenAgain_.exchange(false, std::memory_order_acq_rel)) {
     listenAgainPending_ = true;
     listenAgainHeardPlayback_ = false;
     listenAgainSinceMs_ = listener_->audioMs();
+    pendingStartWithinMs_ = 0;
   }
   if (!listenAgainPending_) return;
   // "Sorry, could you say that again?" is on its way to the speaker: start once it has been said, so the question
@@ -100,10 +107,17 @@ void SpeechStage::serveListenAgain() noexcept {
   const bool said = listenAgainHeardPlayback_ && !playing;
   if (!said && listener_->audioMs() - listenAgainSinceMs_ < kNoPlaybackMs) return;
   listenAgainPending_ = false;
-  if (listener_->listenNow()) {
+  if (listener_->listenNow(pendingStartWithinMs_)) {
+    withoutWake_ = true;
     state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
-    SOTTO_LOG_INFO("speech", "listen-again", "listening without the wake word at %llu ms of audio",
-                   ull(listener_->audioMs()));
+    if (pendingStartWithinMs_ > 0) {
+      bump(followUpWindows_);
+      SOTTO_LOG_INFO("speech", "follow-up", "listening %u ms for a follow-up without the wake word at %llu ms of "
+                     "audio", pendingStartWithinMs_, ull(listener_->audioMs()));
+    } else {
+      SOTTO_LOG_INFO("speech", "listen-again", "listening without the wake word at %llu ms of audio",
+                     ull(listener_->audioMs()));
+    }
   }
 }
 
@@ -116,6 +130,7 @@ uint64_t SpeechStage::lagUs() const noexcept {
 
 void SpeechStage::onWake(uint64_t tMs) {
   bump(wakes_);
+  withoutWake_ = false;
   lastWake_.store(tMs, std::memory_order_relaxed);
   state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
   const uint64_t lag = lagUs();
@@ -171,6 +186,16 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   for (const auto& w : t.words) sum += w.confidence;
   msg.confidence = t.words.empty() ? 0.0f : sum / static_cast<float>(t.words.size());
   msg.fromGrammar = t.search == "grammar" ? 1 : 0;
+  msg.withoutWake = withoutWake_ ? 1 : 0;
+  if (withoutWake_) bump(withoutWakeFinals_);
+  withoutWake_ = false;
+  // The follow-up: once this request has been answered, listen for the next one without the wake word.
+  if (followUpMs_ > 0 && !t.text.empty() && !listenAgainPending_) {
+    listenAgainPending_ = true;
+    listenAgainHeardPlayback_ = false;
+    listenAgainSinceMs_ = tMs;
+    pendingStartWithinMs_ = followUpMs_;
+  }
   size_t n = t.text.size();
   if (n >= TranscriptMessage::kTextSize) {
     n = t.text.rfind(' ', TranscriptMessage::kTextSize - 1);  // whole words only
@@ -210,6 +235,8 @@ SpeechCounters SpeechStage::counters() const noexcept {
   c.finals = finals_.load(std::memory_order_relaxed);
   c.bargeIns = bargeIns_.load(std::memory_order_relaxed);
   c.wholeCommandEndpoints = wholeCommandEndpoints_.load(std::memory_order_relaxed);
+  c.followUpWindows = followUpWindows_.load(std::memory_order_relaxed);
+  c.withoutWakeFinals = withoutWakeFinals_.load(std::memory_order_relaxed);
   c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
   c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);
   c.lastBargeInMs = lastBargeIn_.load(std::memory_order_relaxed);

@@ -235,5 +235,23 @@ TEST(Endpointer, NoPauseOfferedWithoutAShorterCompleteSilence) {
   EXPECT_EQ(e.reason(), Endpointer::Reason::maxLength);
 }
 
+TEST(Endpointer, AWindowNobodySpeaksInEndsWithoutSpeech) {
+  // A follow-up window of 1 s: silence and a click do not start speech; it ends at 1 s with reason noSpeech.
+  Endpointer e(300, 10000);
+  uint64_t t = 5000;
+  e.arm(t, false, 1000);
+  EXPECT_EQ(feed(e, true, 5, t), 0u);
+  EXPECT_EQ(feed(e, false, 200, t), 6000u);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::noSpeech);
+  EXPECT_FALSE(e.heardSpeech());
+  // Speech that starts inside the window is an utterance like any other, however long it lasts.
+  e.arm(t, false, 1000);
+  EXPECT_EQ(feed(e, false, 50, t), 0u);
+  EXPECT_EQ(feed(e, true, 150, t), 0u);
+  const uint64_t end = t;
+  EXPECT_EQ(feed(e, false, 50, t), end + 300);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::silence);
+}
+
 }  // namespace
 }  // namespace sotto::speech
