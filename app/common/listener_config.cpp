@@ -19,6 +19,9 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
   lc.endpointCompleteMs = c.endpointCompleteMs;
+  // Without the echo canceller the device would hear itself say the stop phrase.
+  lc.stopPhrase = c.aec ? c.stopPhrase : std::string();
+  lc.stopThresholdExponent = c.stopThresholdExponent;
   lc.maxUtteranceMs = c.maxUtteranceMs;
   lc.wake.acousticModel = c.asrAcousticModel;
   lc.wake.dictionary = c.asrDictionary;

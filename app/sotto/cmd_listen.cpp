@@ -270,6 +270,9 @@ int cmdListen(int argc, char** argv) {
   if (!listener.value()->asrDegradedReason().empty()) {
     std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->asrDegradedReason().c_str());
   }
+  if (!listener.value()->stopDegradedReason().empty()) {
+    std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->stopDegradedReason().c_str());
+  }
   Printer printer(json, lc.asr.understander != nullptr ? setup.intentNames : std::vector<std::string>{},
                   c.asrClarifyBelow);
   printer.listener = listener.value().get();

@@ -50,6 +50,10 @@ Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, 
     degradations.push_back(l.value()->asrDegradedReason());
     SOTTO_LOG_WARN("speech", "no-domain-lm", "%s", l.value()->asrDegradedReason().c_str());
   }
+  if (l && !l.value()->stopDegradedReason().empty()) {
+    degradations.push_back(l.value()->stopDegradedReason());
+    SOTTO_LOG_WARN("speech", "no-stop-phrase", "%s", l.value()->stopDegradedReason().c_str());
+  }
   return l;
 }
 

@@ -32,6 +32,23 @@ Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config)
   auto wake = WakeSpotter::create(config.wake);
   if (!wake.ok()) return std::move(wake).error();
   l->wake_ = std::move(wake).value();
+  if (!config.stopPhrase.empty()) {
+    // Keyphrase spotting only (no network is trained for it); the wake word's models and custom words.
+    WakeConfig sc;
+    sc.acousticModel = config.wake.acousticModel;
+    sc.dictionary = config.wake.dictionary;
+    sc.pronunciation = config.wake.pronunciation;
+    sc.phrase = config.stopPhrase;
+    sc.thresholdExponent = config.stopThresholdExponent;
+    sc.phoneLoopExponent = config.wake.phoneLoopExponent;
+    // A phrase the dictionary lacks costs the stop feature, not recognition.
+    auto stop = WakeSpotter::create(sc);
+    if (stop.ok()) {
+      l->stop_ = std::move(stop).value();
+    } else {
+      l->stopDegraded_ = "no \"" + config.stopPhrase + "\" during playback: " + stop.error().message;
+    }
+  }
   AsrConfig asr = config.asr;
   // Custom wake words may also be said after the wake word.
   if (!config.wake.pronunciation.empty()) asr.pronunciation += ";" + config.wake.pronunciation;
@@ -80,6 +97,11 @@ void Listener::frame(ListenerEvents& events) noexcept {
   if (recognizing_) {
     utteranceFrame(processed, voiced, audioMs(), events);
     return;
+  }
+  // "Stop" over the device's own speech: the echo canceller has taken the device's voice out of raw_.
+  if (stop_ && stop_->active() && stop_->process(raw_)) {
+    events.onStop(audioMs());
+    stop_->start(samples_);
   }
   if (wake_->process(raw_)) {
     wake(events);
@@ -153,6 +175,16 @@ bool Listener::listenNow(uint32_t startWithinMs) noexcept {
   recognizing_ = true;
   endpointer_.arm(audioMs(), false, startWithinMs);
   return true;
+}
+
+void Listener::setDeviceSpeaking(bool speaking) noexcept {
+  if (!stop_ || speaking == deviceSpeaking_) return;
+  deviceSpeaking_ = speaking;
+  if (speaking) {
+    stop_->start(samples_);
+  } else {
+    stop_->stop();
+  }
 }
 
 void Listener::flush(ListenerEvents& events) noexcept {

@@ -31,6 +31,10 @@ struct ListenerConfig {
   uint32_t endpointCompleteMs = 120;
   float completeMinConfidence = kMinCommandConfidence;  // least intent confidence of a whole command
   TurnDetector* turn = nullptr;
+  // "Stop" while the device speaks, without the wake word: a keyphrase search for stopPhrase runs on the captured
+  // (echo-cancelled) stream while setDeviceSpeaking(true) and no utterance is being recognized. Empty = off.
+  std::string stopPhrase;
+  int stopThresholdExponent = -20;  // its keyphrase threshold 1e<exponent> (as wake.threshold)
   uint32_t maxUtteranceMs = 10000;
   uint32_t historyMs = 1000;  // audio kept to replay from the wake phrase's end to the ASR (detection lags)
   uint32_t wakeRestartMs = 60000;  // restart the keyphrase decoder's utterance after this long (in a pause)
@@ -45,6 +49,8 @@ class ListenerEvents {
   virtual void onPartial(std::string_view text, uint64_t tMs) = 0;
   // endpointDelayMs: from the end of the last voiced frame to the endpoint (0 when nobody spoke).
   virtual void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) = 0;
+  // The stop phrase was heard while the device was speaking (ListenerConfig::stopPhrase).
+  virtual void onStop(uint64_t tMs) { (void)tMs; }
 };
 
 // One owner thread (the speech thread, or the CLI/test); create() on the control thread (loads the models).
@@ -65,6 +71,11 @@ class Listener {
   // ends without a final (lastEndpoint() noSpeech) and spotting resumes. Returns false while an utterance is in
   // progress or when the decoder fails to start (then it keeps spotting).
   bool listenNow(uint32_t startWithinMs = 0) noexcept;
+  // Whether the device is speaking now (its playback): the stop phrase is spotted only then. Owner thread.
+  void setDeviceSpeaking(bool speaking) noexcept;
+  bool spotsStop() const noexcept { return stop_ != nullptr; }
+  // Why a configured stop phrase is not spotted (its words are not in the dictionary), or empty.
+  const std::string& stopDegradedReason() const noexcept { return stopDegraded_; }
 
   uint64_t audioMs() const noexcept { return samples_ / 16; }
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
@@ -99,6 +110,9 @@ class Listener {
 
   std::unique_ptr<Frontend> frontend_;
   std::unique_ptr<WakeSpotter> wake_;
+  std::unique_ptr<WakeSpotter> stop_;  // null: no stop phrase
+  bool deviceSpeaking_ = false;
+  std::string stopDegraded_;
   std::unique_ptr<Recognizer> asr_;
   Endpointer endpointer_;
   std::unique_ptr<TurnDetector> ownTurn_;

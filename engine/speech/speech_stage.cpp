@@ -68,7 +68,10 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
   size_t total = 0;
   for (size_t n, chunks = 0; chunks < maxChunks && (n = ring.read(chunk_)) > 0; ++chunks) {
     meter_.process(chunk_.data(), n);
-    if (listener_) listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
+    if (listener_) {
+      listener_->setDeviceSpeaking(audio_ != nullptr && audio_->playing());
+      listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
+    }
     total += n;
     samples_.store(samples_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     if (n < chunk_.size()) break;
@@ -146,6 +149,17 @@ void SpeechStage::onWake(uint64_t tMs) {
   }
   SOTTO_LOG_INFO("speech", speaking ? "barge-in" : "wake", "wake word at %llu ms of audio (%llu ms behind the "
                  "microphone)%s", ull(tMs), ull(lag / 1000), speaking ? ": playback stopped, answer cancelled" : "");
+}
+
+void SpeechStage::onStop(uint64_t tMs) {
+  // The same cancellation as a barge-in, without listening for a request: "stop" was the whole request.
+  const bool speaking = audio_ != nullptr && audio_->playing();
+  if (!speaking || cancel_ == nullptr) return;
+  cancel_->cancel();
+  bump(stops_);
+  lastStop_.store(tMs, std::memory_order_relaxed);
+  SOTTO_LOG_INFO("speech", "stop", "\"stop\" at %llu ms of audio during playback: playback stopped, answer cancelled",
+                 ull(tMs));
 }
 
 std::string SpeechStage::maskedText(std::string_view text) const {
@@ -236,6 +250,8 @@ SpeechCounters SpeechStage::counters() const noexcept {
   c.bargeIns = bargeIns_.load(std::memory_order_relaxed);
   c.wholeCommandEndpoints = wholeCommandEndpoints_.load(std::memory_order_relaxed);
   c.followUpWindows = followUpWindows_.load(std::memory_order_relaxed);
+  c.stops = stops_.load(std::memory_order_relaxed);
+  c.lastStopMs = lastStop_.load(std::memory_order_relaxed);
   c.withoutWakeFinals = withoutWakeFinals_.load(std::memory_order_relaxed);
   c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
   c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);

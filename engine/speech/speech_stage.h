@@ -48,10 +48,11 @@ struct SpeechCounters {
   uint64_t wakes = 0, partials = 0, finals = 0;
   uint64_t bargeIns = 0;          // wakes while the device was speaking: playback stopped, answer cancelled
   uint64_t wholeCommandEndpoints = 0;  // finals whose turn a whole command ended early (semantic endpointing)
+  uint64_t stops = 0;             // the stop phrase heard during playback: playback stopped, answer cancelled
   uint64_t followUpWindows = 0;   // windows opened after an answer to listen without the wake word
   uint64_t withoutWakeFinals = 0;  // finals heard without the wake word (asked again or follow-ups)
   uint64_t transcriptsDropped = 0;  // the brain's mailbox was full
-  uint64_t lastWakeMs = 0, lastBargeInMs = 0;  // audio time; 0 = none yet
+  uint64_t lastWakeMs = 0, lastBargeInMs = 0, lastStopMs = 0;  // audio time; 0 = none yet
   bool recognizing = false;       // a recognizer is configured (else the stage only meters the level)
 };
 
@@ -106,6 +107,7 @@ class SpeechStage final : private ListenerEvents {
   void onWake(uint64_t tMs) override;
   void onPartial(std::string_view text, uint64_t tMs) override;
   void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) override;
+  void onStop(uint64_t tMs) override;
   std::string maskedText(std::string_view text) const;  // for debug log lines: PII spans become [TYPE]
   uint64_t lagUs() const noexcept;
 
@@ -122,7 +124,7 @@ class SpeechStage final : private ListenerEvents {
   bool flushed_ = false;
   // Single writer (the speech thread).
   std::atomic<uint64_t> wakes_{0}, partials_{0}, finals_{0}, bargeIns_{0}, dropped_{0}, lastWake_{0}, lastBargeIn_{0};
-  std::atomic<uint64_t> wholeCommandEndpoints_{0}, followUpWindows_{0}, withoutWakeFinals_{0};
+  std::atomic<uint64_t> wholeCommandEndpoints_{0}, followUpWindows_{0}, withoutWakeFinals_{0}, stops_{0}, lastStop_{0};
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> state_{0};
   std::atomic<bool> listenAgain_{false};
