@@ -45,6 +45,7 @@ Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config)
     auto stop = WakeSpotter::create(sc);
     if (stop.ok()) {
       l->stop_ = std::move(stop).value();
+      l->stopAfterSamples_ = uint64_t{config.stopAfterSpeakingMs} * 16;
     } else {
       l->stopDegraded_ = "no \"" + config.stopPhrase + "\" during playback: " + stop.error().message;
     }
@@ -98,7 +99,12 @@ void Listener::frame(ListenerEvents& events) noexcept {
     utteranceFrame(processed, voiced, audioMs(), events);
     return;
   }
-  // "Stop" over the device's own speech: the echo canceller has taken the device's voice out of raw_.
+  // "Stop" over the device's own speech: the echo canceller has taken the device's voice out of raw_ (once it has
+  // heard enough of it to converge).
+  if (stop_ && deviceSpeaking_) {
+    speakingSamples_ += kFrameSamples;
+    if (!stop_->active() && speakingSamples_ >= stopAfterSamples_) stop_->start(samples_);
+  }
   if (stop_ && stop_->active() && stop_->process(raw_)) {
     events.onStop(audioMs());
     stop_->start(samples_);
@@ -180,9 +186,9 @@ bool Listener::listenNow(uint32_t startWithinMs) noexcept {
 void Listener::setDeviceSpeaking(bool speaking) noexcept {
   if (!stop_ || speaking == deviceSpeaking_) return;
   deviceSpeaking_ = speaking;
-  if (speaking) {
+  if (speaking && speakingSamples_ >= stopAfterSamples_) {
     stop_->start(samples_);
-  } else {
+  } else if (!speaking) {
     stop_->stop();
   }
 }

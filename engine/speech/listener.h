@@ -35,6 +35,11 @@ struct ListenerConfig {
   // (echo-cancelled) stream while setDeviceSpeaking(true) and no utterance is being recognized. Empty = off.
   std::string stopPhrase;
   int stopThresholdExponent = -20;  // its keyphrase threshold 1e<exponent> (as wake.threshold)
+  // Not before the device has spoken this long in all since the stream began: until the echo canceller has
+  // converged, the device's own "stop" leaks through (measured with a fresh canceller: every flite voice stopped
+  // itself within its first 2.6 s of speech, tests/speech StopDuringPlayback). The canceller is never reset, so
+  // this costs only the first answer after start-up.
+  uint32_t stopAfterSpeakingMs = 3000;
   uint32_t maxUtteranceMs = 10000;
   uint32_t historyMs = 1000;  // audio kept to replay from the wake phrase's end to the ASR (detection lags)
   uint32_t wakeRestartMs = 60000;  // restart the keyphrase decoder's utterance after this long (in a pause)
@@ -112,6 +117,7 @@ class Listener {
   std::unique_ptr<WakeSpotter> wake_;
   std::unique_ptr<WakeSpotter> stop_;  // null: no stop phrase
   bool deviceSpeaking_ = false;
+  uint64_t speakingSamples_ = 0, stopAfterSamples_ = 0;  // the device's speech so far; when the stop spotter may run
   std::string stopDegraded_;
   std::unique_ptr<Recognizer> asr_;
   Endpointer endpointer_;

@@ -32,7 +32,9 @@ bool writeStopWav(const std::string& path, const std::vector<int16_t>& s) {
 
 // speech.stop-threshold's default. At 1e-20 (the wake phrase's) and looser the single word fired on the device's
 // own first second of speech, before the echo canceller had converged (found by this test); 1e-10 to 1e-2 heard
-// the user's "stop" and none of the seven in the device's own answer.
+// the user's "stop". The device's own answers below stopped themselves in every flite voice within their first
+// 2.6 s even at 1e0: the spotter waits for 3 s of the device's speech since start-up (ListenerConfig
+// stopAfterSpeakingMs), which each of these tests' fresh canceller has to hear first.
 constexpr int kStopThreshold = -10;
 
 struct StopOutcome {
@@ -50,10 +52,12 @@ class StopDuringPlayback : public ::testing::Test {
   // The device's `sentence` (flite kal) and, from userAtMs on, the user's `user` (flite slt; empty = none): the mic
   // hears the device's echo (24 ms late, attenuated, a reflection) plus the user. Writes mic.wav; userEndMs_ is
   // where the user's speech ends.
-  void scene(const std::string& sentence, const std::string& user, size_t userAtMs) {
+  void scene(const std::string& sentence, const std::string& user, size_t userAtMs,
+             const std::string& deviceVoice = "kal") {
     device_.clear();
     if (!sentence.empty()) {
-      ASSERT_TRUE(run("flite -voice kal -t \"" + sentence + "\" -o '" + dir_.file("device.tts.wav") + "' && sox '" +
+      ASSERT_TRUE(run("flite -voice " + deviceVoice + " -t \"" + sentence + "\" -o '" + dir_.file("device.tts.wav") +
+                      "' && sox '" +
                       dir_.file("device.tts.wav") + "' -r 16000 -c 1 -b 16 '" + dir_.file("device.wav") + "'"));
       device_ = readMono(dir_.file("device.wav"));
     }
@@ -75,8 +79,9 @@ class StopDuringPlayback : public ::testing::Test {
     ASSERT_TRUE(writeStopWav(dir_.file("mic.wav"), mic));
   }
 
-  // Plays the device's sentence (unless `play` is false: the mic alone) with the stop phrase spotted.
-  StopOutcome playAndListen(bool play) {
+  // Plays the device's sentence (unless `play` is false: the mic alone) with the stop phrase spotted; echo
+  // cancellation on unless `echoCancel` is false.
+  StopOutcome playAndListen(bool play, bool echoCancel = true) {
     StopOutcome r;
     auto& registry = hal::AudioRegistry::instance();
     auto src = registry.openSource(hal::AudioSpec{"wav", dir_.file("mic.wav") + "?fast", 16000, 10, 4});
@@ -85,7 +90,7 @@ class StopDuringPlayback : public ::testing::Test {
     if (!src.ok() || !sink.ok()) return r;
     pipeline::CancelToken token;
     speech::AudioStageOptions opt;
-    opt.echoCancel = true;
+    opt.echoCancel = echoCancel;
     opt.playbackCancel = &token;
     auto audio = speech::AudioStage::create(std::move(src).value(), std::move(sink).value(), 1u << 15, 1u << 14, opt);
     auto meter = speech::InputMeter::create(1600, 160);
@@ -128,12 +133,12 @@ constexpr const char* kForecast =
     "degrees, Tuesday brings clouds and light rain in the afternoon, and Wednesday should be dry and windy.";
 
 TEST_F(StopDuringPlayback, TheUserSayingStopCancelsTheAnswer) {
-  scene(kForecast, "stop", 2500);
+  scene(kForecast, "stop", 4000);
   const StopOutcome r = playAndListen(true);
   EXPECT_EQ(r.stops, 1u) << "the user's \"stop\" over the device's speech must stop it";
   EXPECT_TRUE(r.cancelled);
   // Heard as the user's word, not the device's: after the user began, within a second of the word's end.
-  EXPECT_GE(r.lastStopMs, 2500u);
+  EXPECT_GE(r.lastStopMs, 4000u);
   EXPECT_LE(r.lastStopMs, userEndMs_ + 1000);
   EXPECT_EQ(r.wakes, 0u);
   EXPECT_EQ(r.finals, 0u) << "\"stop\" is the whole request: nothing is listened for after it";
@@ -147,6 +152,24 @@ TEST_F(StopDuringPlayback, TheDevicesOwnStopDoesNotStopIt) {
   const StopOutcome r = playAndListen(true);
   EXPECT_EQ(r.stops, 0u);
   EXPECT_FALSE(r.cancelled);
+}
+
+// False stops on the device's own speech, in each flite voice it may speak with: an answer full of "stop" (and
+// words like it: "top", "shop", "stopped") heard through the echo path. With echo cancellation none may stop it;
+// without, the count is printed (why the feature is off without speech.aec).
+TEST_F(StopDuringPlayback, NoFliteVoiceOfTheDeviceStopsItself) {
+  const std::string answer =
+      "Stop. The shop at the top of the hill stopped selling stamps. Stop at the second stop, then stop again at the "
+      "bus stop by the post office. Non stop flights stop in Dublin. Please stop. Stop it. Do not stop now.";
+  uint64_t withoutAec = 0;
+  for (const char* voice : {"kal", "slt", "awb", "rms"}) {
+    scene(answer, "", 0, voice);
+    const StopOutcome r = playAndListen(true);
+    EXPECT_EQ(r.stops, 0u) << voice << ": stopped itself at " << r.lastStopMs << " ms";
+    withoutAec += playAndListen(true, false).stops;
+  }
+  std::printf("false stops on the device's own speech (4 voices, 11 \"stop\" each): 0 expected with echo "
+              "cancellation; %llu of 4 answers stopped without it\n", static_cast<unsigned long long>(withoutAec));
 }
 
 TEST_F(StopDuringPlayback, StopWithoutPlaybackDoesNothing) {
