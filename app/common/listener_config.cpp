@@ -17,6 +17,11 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadStartPercent = c.vadStartPercent;
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
   lc.endpointSilenceMs = c.endpointSilenceMs;
+  lc.semanticEndpoint = c.semanticEndpoint;
+  lc.endpointCompleteMs = c.endpointCompleteMs;
+  // Without the echo canceller the device would hear itself say the stop phrase.
+  lc.stopPhrase = c.aec ? c.stopPhrase : std::string();
+  lc.stopThresholdExponent = c.stopThresholdExponent;
   lc.maxUtteranceMs = c.maxUtteranceMs;
   lc.wake.acousticModel = c.asrAcousticModel;
   lc.wake.dictionary = c.asrDictionary;

@@ -57,6 +57,11 @@ struct Config {
   bool agc = false;
   uint32_t vadStartPercent = 0, vadContinuePercent = 0;
   uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
+  bool semanticEndpoint = false;     // a whole command ends its turn after endpointCompleteMs of silence
+  uint32_t endpointCompleteMs = 0;
+  uint32_t followUpMs = 0;           // after an answer, listen this long without the wake word; 0 = off
+  std::string stopPhrase;            // spotted during playback without the wake word; empty = off
+  int stopThresholdExponent = 0;     // its keyphrase threshold 1e<exponent>
   bool aec = false;                       // acoustic echo cancellation on the audio thread
   uint32_t aecTailMs = 0, aecDelayMs = 0;
   // Wake word (pocketsphinx keyphrase spotting).

@@ -116,6 +116,23 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Speech probability above which a frame continues speech already in progress."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
+    boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),
+                "Semantic endpointing: when the words heard so far are a whole command the understanding is sure "
+                "of (every required slot said, no trailing \"and\", \"to\" or number still being spoken), the "
+                "turn ends after speech.endpoint-complete-ms of silence; open questions and unfinished commands "
+                "keep speech.endpoint-silence-ms. Needs the intent catalogue (the recognizer's understanding)."),
+    unsignedSetting("speech.endpoint-complete-ms", "120", "ms", 50, 5000, SOTTO_FIELD(endpointCompleteMs),
+                    "Trailing silence after which a whole command ends its turn (speech.semantic-endpoint); not "
+                    "below speech.endpoint-silence-ms = no effect."),
+    unsignedSetting("speech.follow-up-ms", "0", "ms", 0, 30000, SOTTO_FIELD(followUpMs),
+                    "Follow-up without the wake word: once an answer has been spoken, speech that starts within "
+                    "this window is heard as the next request; 0 = off (the wake word is always needed)."),
+    textSetting("speech.stop-phrase", "stop", 64, Empty::allowed, SOTTO_FIELD(stopPhrase),
+                "Said while the device speaks, this phrase stops the answer without the wake word (spotted on the "
+                "echo-cancelled capture, only during playback and only with speech.aec on); empty = off."),
+    signedSetting("speech.stop-threshold", "-10", "exponent", -60, 0, SOTTO_FIELD(stopThresholdExponent),
+                  "Detection threshold 1e<value> of speech.stop-phrase: lower stops more easily (more false stops "
+                  "on the device's own speech before the echo canceller has converged)."),
     unsignedSetting("speech.max-utterance-ms", "10000", "ms", 1000, 60000, SOTTO_FIELD(maxUtteranceMs),
                     "Longest utterance after the wake word (also how long to wait for speech to start)."),
     boolSetting("speech.aec", "true", SOTTO_FIELD(aec),

@@ -36,7 +36,9 @@ void listenUsage(FILE* out) {
                "  --json            one JSON object per line, times in ms of audio:\n"
                "                      {\"event\":\"wake\",\"t_ms\":N}\n"
                "                      {\"event\":\"partial\",\"text\":\"...\",\"t_ms\":N}\n"
-               "                      {\"event\":\"final\",\"text\":\"...\",\"t_ms\":N,\"endpoint_delay_ms\":N}\n"
+               "                      {\"event\":\"final\",\"text\":\"...\",\"t_ms\":N,\"endpoint_delay_ms\":N,\n"
+               "                       \"endpoint_by\":\"complete|silence|max-length|end-of-stream\"}\n"
+               "                    (complete: a whole command ended its turn early, speech.semantic-endpoint)\n"
                "                    (without --json: the same as text, finals with word confidences)\n"
                "  --config FILE     settings (speech.*, wake.*, asr.*) from FILE. Default: %s when it exists,\n"
                "                    else the built-in defaults\n"
@@ -130,8 +132,8 @@ class Printer final : public speech::ListenerEvents {
     if (json_) {
       line_ = "{\"event\":\"final\",\"text\":";
       appendJsonString(line_, t.text);
-      std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu", line_.c_str(),
-                  static_cast<unsigned long long>(tMs), static_cast<unsigned long long>(delayMs));
+      std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu,\"endpoint_by\":\"%s\"", line_.c_str(),
+                  static_cast<unsigned long long>(tMs), static_cast<unsigned long long>(delayMs), endpointBy());
       if (understood()) {
         line_ = ",\"intent\":";
         appendJsonString(line_, intentName(t.intent));
@@ -140,9 +142,9 @@ class Printer final : public speech::ListenerEvents {
       std::printf("}\n");
       if (clarify(t)) std::printf("{\"event\":\"clarify\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
     } else {
-      std::printf("%8.2f s  final    %s  (%.*s search, %.0f per frame, endpoint %llu ms after speech)\n",
+      std::printf("%8.2f s  final    %s  (%.*s search, %.0f per frame, endpoint %llu ms after speech, by %s)\n",
                   tMs / 1000.0, t.text.c_str(), static_cast<int>(t.search.size()), t.search.data(),
-                  t.scorePerFrame, static_cast<unsigned long long>(delayMs));
+                  t.scorePerFrame, static_cast<unsigned long long>(delayMs), endpointBy());
       if (understood()) {
         std::printf("             intent %s, confidence %.2f, of %u hypotheses\n", intentName(t.intent).c_str(),
                     static_cast<double>(t.confidence), t.alternatives);
@@ -163,6 +165,18 @@ class Printer final : public speech::ListenerEvents {
   }
 
  private:
+  // What ended the utterance: "complete" (a whole command, semantic endpointing), "silence", "max-length", or
+  // "end-of-stream" (the file ended first).
+  const char* endpointBy() const {
+    switch (listener->lastEndpoint()) {
+      case speech::Endpointer::Reason::complete: return "complete";
+      case speech::Endpointer::Reason::silence: return "silence";
+      case speech::Endpointer::Reason::maxLength: return "max-length";
+      case speech::Endpointer::Reason::noSpeech:  // no final is reported for it (listenNow windows only)
+      case speech::Endpointer::Reason::none: break;
+    }
+    return "end-of-stream";
+  }
   bool understood() const { return !intentNames_.empty(); }
   std::string intentName(int intent) const {
     return intent >= 0 && static_cast<size_t>(intent) < intentNames_.size() ? intentNames_[static_cast<size_t>(intent)]
@@ -255,6 +269,9 @@ int cmdListen(int argc, char** argv) {
   }
   if (!listener.value()->asrDegradedReason().empty()) {
     std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->asrDegradedReason().c_str());
+  }
+  if (!listener.value()->stopDegradedReason().empty()) {
+    std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->stopDegradedReason().c_str());
   }
   Printer printer(json, lc.asr.understander != nullptr ? setup.intentNames : std::vector<std::string>{},
                   c.asrClarifyBelow);

@@ -46,6 +46,10 @@ Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, 
     degradations.push_back(l.value()->asrDegradedReason());
     SOTTO_LOG_WARN("speech", "no-domain-lm", "%s", l.value()->asrDegradedReason().c_str());
   }
+  if (l && !l.value()->stopDegradedReason().empty()) {
+    degradations.push_back(l.value()->stopDegradedReason());
+    SOTTO_LOG_WARN("speech", "no-stop-phrase", "%s", l.value()->stopDegradedReason().c_str());
+  }
   return l;
 }
 
@@ -125,6 +129,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(const config::Config& cfg) {
                                               &p->answerCancel_, captureRate);
     if (!speech) return std::move(speech).error();
     p->speech_ = std::move(speech).value();
+    p->speech_->setFollowUpWindow(cfg.followUpMs);
     auto sbeat = p->health_.addStage("speech");
     if (!sbeat) return std::move(sbeat).error();
     p->speechBeat_ = *sbeat;

@@ -302,6 +302,11 @@ bool Recognizer::process(std::span<const int16_t> samples) noexcept {
   }
   samples_ += samples.size();
   if (samples_ - lastPartialCheck_ < partialIntervalSamples_) return false;
+  return refreshPartial();
+}
+
+bool Recognizer::refreshPartial() noexcept {
+  if (!active_) return false;
   lastPartialCheck_ = samples_;
   // Partials: each search's best path, chosen by acoustics (understanding runs once, on the final).
   hypCount_ = 0;

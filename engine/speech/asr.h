@@ -119,6 +119,9 @@ class Recognizer {
   // Decodes `samples`. Returns true when a new partial transcript is available in partial(): checked at most once
   // per partialIntervalMs of audio, and only reported when its text changed.
   bool process(std::span<const int16_t> samples) noexcept;
+  // Takes the searches' best paths over all audio so far now, whatever the interval (semantic endpointing asks at
+  // a pause, not on the partials' clock). Returns true when partial() changed.
+  bool refreshPartial() noexcept;
   std::string_view partial() const noexcept { return partial_; }
   // Ends the utterance and fills `out` with the chosen transcript (see choose in asr.cpp).
   Status finish(Transcript& out) noexcept;

@@ -58,16 +58,19 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
   return voiced_;
 }
 
-void Endpointer::arm(uint64_t nowMs, bool voicedNow) noexcept {
+void Endpointer::arm(uint64_t nowMs, bool voicedNow, uint32_t startWithinMs) noexcept {
   state_ = State::waiting;
+  startWithinMs_ = startWithinMs;
   reason_ = Reason::none;
   armedMs_ = nowMs;
   speechEndMs_ = 0;
   voicedRun_ = 0;
   inheritedRun_ = voicedNow;
+  judge_ = judged_ = false;
 }
 
 bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
+  judge_ = false;
   if (state_ != State::waiting && state_ != State::speaking) return false;
   // Speech starts after 150 ms of voiced frames in a row (a click is not speech). A run that was going on when the
   // utterance was armed is the end of the wake phrase (the keyphrase search reports the phrase's end a little
@@ -79,7 +82,15 @@ bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
   if (state_ == State::waiting && voicedRun_ >= (inheritedRun_ ? kInheritedStartFrames : kStartFrames)) {
     state_ = State::speaking;
   }
-  if (state_ == State::speaking && voiced) speechEndMs_ = nowMs;
+  if (state_ == State::waiting && startWithinMs_ > 0 && nowMs - armedMs_ >= startWithinMs_) {
+    state_ = State::ended;
+    reason_ = Reason::noSpeech;
+    return true;
+  }
+  if (state_ == State::speaking && voiced) {
+    speechEndMs_ = nowMs;
+    judged_ = false;
+  }
   if (state_ == State::speaking && nowMs - speechEndMs_ >= silenceMs_) {
     state_ = State::ended;
     reason_ = Reason::silence;
@@ -89,6 +100,10 @@ bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
     state_ = State::ended;
     reason_ = Reason::maxLength;
     return true;
+  }
+  if (state_ == State::speaking && !judged_ && completeMs_ > 0 && completeMs_ < silenceMs_ &&
+      nowMs - speechEndMs_ >= completeMs_) {
+    judge_ = judged_ = true;
   }
   return false;
 }

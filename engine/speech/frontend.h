@@ -48,21 +48,35 @@ class Frontend {
 // An utterance is armed (after the wake word), starts with 150 ms of voiced frames in a row (400 ms for a run that
 // was already going on when it was armed: the wake phrase's tail), and ends after `endpointSilenceMs` of trailing
 // silence, or when it has lasted `maxUtteranceMs` since it was armed (which also ends an utterance in which nobody
-// spoke).
+// spoke). Semantic endpointing: once per pause, when the trailing silence reaches `completeSilenceMs` (shorter),
+// pauseToJudge() says so; the owner asks whether the words so far are a whole command and, when they are, ends
+// the utterance there with endComplete().
 class Endpointer {
  public:
   enum class State { idle, waiting, speaking, ended };
-  enum class Reason { none, silence, maxLength };
+  enum class Reason { none, silence, maxLength, complete, noSpeech };
 
-  Endpointer(uint32_t endpointSilenceMs, uint32_t maxUtteranceMs) noexcept
-      : silenceMs_(endpointSilenceMs), maxMs_(maxUtteranceMs) {}
+  // completeSilenceMs 0 (or not below endpointSilenceMs): no semantic endpointing.
+  Endpointer(uint32_t endpointSilenceMs, uint32_t maxUtteranceMs, uint32_t completeSilenceMs = 0) noexcept
+      : silenceMs_(endpointSilenceMs), maxMs_(maxUtteranceMs), completeMs_(completeSilenceMs) {}
 
   // Starts listening for an utterance at audio time nowMs. voicedNow: the frame before was voiced (the tail of the
   // wake phrase, or the command following it without a pause): that run must last longer to count as speech.
-  void arm(uint64_t nowMs, bool voicedNow) noexcept;
+  // startWithinMs > 0: when speech has not started that long after nowMs, the utterance ends with reason noSpeech
+  // (a follow-up window nobody used); 0: only maxUtteranceMs bounds the wait.
+  void arm(uint64_t nowMs, bool voicedNow, uint32_t startWithinMs = 0) noexcept;
   // One frame that ends at audio time nowMs; returns true exactly once, on the frame that ends the utterance.
   bool frame(bool voiced, uint64_t nowMs) noexcept;
   void reset() noexcept { state_ = State::idle; }
+  // True after the frame() on which the trailing silence reached completeSilenceMs: once per pause (voice starts
+  // a new one), never after the utterance ended.
+  bool pauseToJudge() const noexcept { return judge_; }
+  // Ends the utterance now (the words so far are a whole command): reason() becomes complete.
+  void endComplete() noexcept {
+    state_ = State::ended;
+    reason_ = Reason::complete;
+    judge_ = false;
+  }
 
   State state() const noexcept { return state_; }
   Reason reason() const noexcept { return reason_; }
@@ -70,10 +84,12 @@ class Endpointer {
   uint64_t speechEndMs() const noexcept { return speechEndMs_; }  // end of the last voiced frame; 0 = none yet
 
  private:
-  uint32_t silenceMs_, maxMs_;
+  uint32_t silenceMs_, maxMs_, completeMs_;
   State state_ = State::idle;
+  bool judge_ = false, judged_ = false;  // pauseToJudge() now; this pause was already offered
   Reason reason_ = Reason::none;
   uint64_t armedMs_ = 0, speechEndMs_ = 0;
+  uint32_t startWithinMs_ = 0;
   uint32_t voicedRun_ = 0;
   bool inheritedRun_ = false;
 };

@@ -15,12 +15,41 @@ Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config)
     return makeError(Errc::invalid_argument, "listener: bad endpointing or history lengths");
   }
   std::unique_ptr<Listener> l(new Listener(config));
+  // A complete command's silence of 0, or not shorter than the endpoint silence, would change nothing.
+  if (config.semanticEndpoint && config.endpointCompleteMs > 0 && config.endpointCompleteMs < config.endpointSilenceMs) {
+    if (config.turn != nullptr) {
+      l->turn_ = config.turn;
+    } else if (config.asr.understander != nullptr) {
+      auto turn = UnderstandingTurnDetector::create(*config.asr.understander, config.completeMinConfidence);
+      if (!turn.ok()) return std::move(turn).error();
+      l->ownTurn_ = std::move(turn).value();
+      l->turn_ = l->ownTurn_.get();
+    }
+  }
   auto frontend = Frontend::create(config.frontend);
   if (!frontend.ok()) return std::move(frontend).error();
   l->frontend_ = std::move(frontend).value();
   auto wake = WakeSpotter::create(config.wake);
   if (!wake.ok()) return std::move(wake).error();
   l->wake_ = std::move(wake).value();
+  if (!config.stopPhrase.empty()) {
+    // Keyphrase spotting only (no network is trained for it); the wake word's models and custom words.
+    WakeConfig sc;
+    sc.acousticModel = config.wake.acousticModel;
+    sc.dictionary = config.wake.dictionary;
+    sc.pronunciation = config.wake.pronunciation;
+    sc.phrase = config.stopPhrase;
+    sc.thresholdExponent = config.stopThresholdExponent;
+    sc.phoneLoopExponent = config.wake.phoneLoopExponent;
+    // A phrase the dictionary lacks costs the stop feature, not recognition.
+    auto stop = WakeSpotter::create(sc);
+    if (stop.ok()) {
+      l->stop_ = std::move(stop).value();
+      l->stopAfterSamples_ = uint64_t{config.stopAfterSpeakingMs} * 16;
+    } else {
+      l->stopDegraded_ = "no \"" + config.stopPhrase + "\" during playback: " + stop.error().message;
+    }
+  }
   AsrConfig asr = config.asr;
   // Custom wake words may also be said after the wake word.
   if (!config.wake.pronunciation.empty()) asr.pronunciation += ";" + config.wake.pronunciation;
@@ -70,6 +99,16 @@ void Listener::frame(ListenerEvents& events) noexcept {
     utteranceFrame(processed, voiced, audioMs(), events);
     return;
   }
+  // "Stop" over the device's own speech: the echo canceller has taken the device's voice out of raw_ (once it has
+  // heard enough of it to converge).
+  if (stop_ && deviceSpeaking_) {
+    speakingSamples_ += kFrameSamples;
+    if (!stop_->active() && speakingSamples_ >= stopAfterSamples_) stop_->start(samples_);
+  }
+  if (stop_ && stop_->active() && stop_->process(raw_)) {
+    events.onStop(audioMs());
+    stop_->start(samples_);
+  }
   if (wake_->process(raw_)) {
     wake(events);
     return;
@@ -107,14 +146,26 @@ void Listener::wake(ListenerEvents& events) noexcept {
 bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t endMs,
                               ListenerEvents& events) noexcept {
   if (asr_->process(f)) events.onPartial(asr_->partial(), audioMs());
-  if (!endpointer_.frame(voiced, endMs)) return false;
+  if (endpointer_.frame(voiced, endMs)) {
+    finishUtterance(audioMs(), events);
+    return true;
+  }
+  if (turn_ == nullptr || !endpointer_.pauseToJudge()) return false;
+  // A short pause: is what was said so far a whole command? The transcript over all audio up to now (the last
+  // partial can be up to a partial interval old), read on this thread between two frames: no hand-over needed.
+  if (asr_->refreshPartial()) events.onPartial(asr_->partial(), audioMs());
+  lastTurn_ = turn_->read(asr_->partial());
+  if (lastTurn_.state != TurnState::complete) return false;
+  endpointer_.endComplete();
   finishUtterance(audioMs(), events);
   return true;
 }
 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   recognizing_ = false;
-  if (asr_->finish(transcript_).ok()) {
+  lastReason_ = endpointer_.reason();
+  // A window without the wake word in which nobody spoke: nothing was said, so nothing is reported.
+  if (asr_->finish(transcript_).ok() && lastReason_ != Endpointer::Reason::noSpeech) {
     const uint64_t delay = endpointer_.heardSpeech() && tMs > endpointer_.speechEndMs()
                                ? tMs - endpointer_.speechEndMs()
                                : 0;
@@ -125,11 +176,21 @@ void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   wake_->start(samples_);
 }
 
-bool Listener::listenNow() noexcept {
+bool Listener::listenNow(uint32_t startWithinMs) noexcept {
   if (recognizing_ || !asr_->begin().ok()) return false;
   recognizing_ = true;
-  endpointer_.arm(audioMs(), false);
+  endpointer_.arm(audioMs(), false, startWithinMs);
   return true;
+}
+
+void Listener::setDeviceSpeaking(bool speaking) noexcept {
+  if (!stop_ || speaking == deviceSpeaking_) return;
+  deviceSpeaking_ = speaking;
+  if (speaking && speakingSamples_ >= stopAfterSamples_) {
+    stop_->start(samples_);
+  } else if (!speaking) {
+    stop_->stop();
+  }
 }
 
 void Listener::flush(ListenerEvents& events) noexcept {

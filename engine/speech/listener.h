@@ -11,6 +11,7 @@
 
 #include "engine/speech/asr.h"
 #include "engine/speech/frontend.h"
+#include "engine/speech/turn.h"
 #include "engine/speech/wake.h"
 #include "sotto/hal/result.h"
 
@@ -21,6 +22,24 @@ struct ListenerConfig {
   WakeConfig wake;
   AsrConfig asr;
   uint32_t endpointSilenceMs = 300;
+  // Semantic endpointing: at a pause of endpointCompleteMs the recognizer's best transcript so far is read by the
+  // turn detector, and a whole command ends the turn there instead of after endpointSilenceMs. The detector is
+  // `turn` when set (borrowed, must outlive the Listener), else one over asr.understander; with neither, or with
+  // semanticEndpoint false, or endpointCompleteMs 0 or not below endpointSilenceMs, every turn waits for
+  // endpointSilenceMs.
+  bool semanticEndpoint = true;
+  uint32_t endpointCompleteMs = 120;
+  float completeMinConfidence = kMinCommandConfidence;  // least intent confidence of a whole command
+  TurnDetector* turn = nullptr;
+  // "Stop" while the device speaks, without the wake word: a keyphrase search for stopPhrase runs on the captured
+  // (echo-cancelled) stream while setDeviceSpeaking(true) and no utterance is being recognized. Empty = off.
+  std::string stopPhrase;
+  int stopThresholdExponent = -20;  // its keyphrase threshold 1e<exponent> (as wake.threshold)
+  // Not before the device has spoken this long in all since the stream began: until the echo canceller has
+  // converged, the device's own "stop" leaks through (measured with a fresh canceller: every flite voice stopped
+  // itself within its first 2.6 s of speech, tests/speech StopDuringPlayback). The canceller is never reset, so
+  // this costs only the first answer after start-up.
+  uint32_t stopAfterSpeakingMs = 3000;
   uint32_t maxUtteranceMs = 10000;
   uint32_t historyMs = 1000;  // audio kept to replay from the wake phrase's end to the ASR (detection lags)
   uint32_t wakeRestartMs = 60000;  // restart the keyphrase decoder's utterance after this long (in a pause)
@@ -35,6 +54,8 @@ class ListenerEvents {
   virtual void onPartial(std::string_view text, uint64_t tMs) = 0;
   // endpointDelayMs: from the end of the last voiced frame to the endpoint (0 when nobody spoke).
   virtual void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) = 0;
+  // The stop phrase was heard while the device was speaking (ListenerConfig::stopPhrase).
+  virtual void onStop(uint64_t tMs) { (void)tMs; }
 };
 
 // One owner thread (the speech thread, or the CLI/test); create() on the control thread (loads the models).
@@ -50,9 +71,16 @@ class Listener {
   // End of stream: finishes an utterance in progress (its final's endpoint is the end of the stream).
   void flush(ListenerEvents& events) noexcept;
   // Listens for one utterance from now on without the wake word (the speaker has just asked the user to say it
-  // again). Ends like any utterance: at the endpoint, or after maxUtteranceMs when nobody speaks. Returns false
-  // while an utterance is in progress or when the decoder fails to start (then it keeps spotting).
-  bool listenNow() noexcept;
+  // again, or answered and waits for a follow-up). Ends like any utterance: at the endpoint, or after
+  // maxUtteranceMs when nobody speaks; with startWithinMs > 0, when speech has not started within that window it
+  // ends without a final (lastEndpoint() noSpeech) and spotting resumes. Returns false while an utterance is in
+  // progress or when the decoder fails to start (then it keeps spotting).
+  bool listenNow(uint32_t startWithinMs = 0) noexcept;
+  // Whether the device is speaking now (its playback): the stop phrase is spotted only then. Owner thread.
+  void setDeviceSpeaking(bool speaking) noexcept;
+  bool spotsStop() const noexcept { return stop_ != nullptr; }
+  // Why a configured stop phrase is not spotted (its words are not in the dictionary), or empty.
+  const std::string& stopDegradedReason() const noexcept { return stopDegraded_; }
 
   uint64_t audioMs() const noexcept { return samples_ / 16; }
   uint64_t frames() const noexcept { return samples_ / kFrameSamples; }
@@ -65,11 +93,20 @@ class Listener {
   const std::string& asrDegradedReason() const noexcept { return asr_->degradedReason(); }
   // The hypotheses behind the last final (Recognizer::lastHypotheses), valid until the next utterance.
   std::span<const Hypothesis> lastHypotheses() const noexcept { return asr_->lastHypotheses(); }
+  // Why the last (or current, inside onFinal) utterance ended: silence (the long one), complete (semantic
+  // endpointing), maxLength, noSpeech (a listenNow window nobody spoke in: no final), or none (the stream ended,
+  // flush()).
+  Endpointer::Reason lastEndpoint() const noexcept { return lastReason_; }
+  // The turn detector's reading at the last pause it was asked about (diagnostics, tests).
+  const TurnReading& lastTurn() const noexcept { return lastTurn_; }
+  bool semanticEndpointing() const noexcept { return turn_ != nullptr; }
 
   static constexpr uint32_t kFrameSamples = 160;
 
  private:
-  Listener(const ListenerConfig& config) : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs) {}
+  Listener(const ListenerConfig& config)
+      : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs,
+                    config.semanticEndpoint ? config.endpointCompleteMs : 0) {}
   void frame(ListenerEvents& events) noexcept;
   void wake(ListenerEvents& events) noexcept;
   // One frame of the utterance: ASR, partials, endpoint. Returns true when the utterance ended.
@@ -78,8 +115,16 @@ class Listener {
 
   std::unique_ptr<Frontend> frontend_;
   std::unique_ptr<WakeSpotter> wake_;
+  std::unique_ptr<WakeSpotter> stop_;  // null: no stop phrase
+  bool deviceSpeaking_ = false;
+  uint64_t speakingSamples_ = 0, stopAfterSamples_ = 0;  // the device's speech so far; when the stop spotter may run
+  std::string stopDegraded_;
   std::unique_ptr<Recognizer> asr_;
   Endpointer endpointer_;
+  std::unique_ptr<TurnDetector> ownTurn_;
+  TurnDetector* turn_ = nullptr;  // null: no semantic endpointing
+  TurnReading lastTurn_;
+  Endpointer::Reason lastReason_ = Endpointer::Reason::none;
   Transcript transcript_;
   std::vector<int16_t> pending_;  // one frame being assembled
   std::vector<int16_t> raw_;      // the last frame before the frontend: what the wake spotter hears

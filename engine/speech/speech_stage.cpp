@@ -77,7 +77,10 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
   size_t total = 0;
   for (size_t n, chunks = 0; chunks < maxChunks && (n = ring.read(chunk_)) > 0; ++chunks) {
     meter_.process(chunk_.data(), n);
-    if (listener_) listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
+    if (listener_) {
+      listener_->setDeviceSpeaking(audio_ != nullptr && audio_->playing());
+      listener_->process(std::span<const int16_t>(chunk_.data(), n), *this);
+    }
     total += n;
     samples_.store(samples_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     if (n < chunk_.size()) break;
@@ -95,10 +98,17 @@ size_t SpeechStage::step(pipeline::SpscRing<int16_t>& ring, size_t maxChunks) no
 
 void SpeechStage::serveListenAgain() noexcept {
   if (!listener_) return;
+  // A follow-up window nobody spoke in ended without a final: back to spotting.
+  if (!listener_->recognizing() && state() == SpeechState::listening) {
+    state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
+    withoutWake_ = false;
+  }
+  // Asking again replaces a follow-up: the question is the answer the user replies to.
   if (listenAgain_.exchange(false, std::memory_order_acq_rel)) {
     listenAgainPending_ = true;
     listenAgainHeardPlayback_ = false;
     listenAgainSinceMs_ = listener_->audioMs();
+    pendingStartWithinMs_ = 0;
   }
   if (!listenAgainPending_) return;
   // "Sorry, could you say that again?" is on its way to the speaker: start once it has been said, so the question
@@ -109,10 +119,17 @@ void SpeechStage::serveListenAgain() noexcept {
   const bool said = listenAgainHeardPlayback_ && !playing;
   if (!said && listener_->audioMs() - listenAgainSinceMs_ < kNoPlaybackMs) return;
   listenAgainPending_ = false;
-  if (listener_->listenNow()) {
+  if (listener_->listenNow(pendingStartWithinMs_)) {
+    withoutWake_ = true;
     state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
-    SOTTO_LOG_INFO("speech", "listen-again", "listening without the wake word at %llu ms of audio",
-                   ull(listener_->audioMs()));
+    if (pendingStartWithinMs_ > 0) {
+      bump(followUpWindows_);
+      SOTTO_LOG_INFO("speech", "follow-up", "listening %u ms for a follow-up without the wake word at %llu ms of "
+                     "audio", pendingStartWithinMs_, ull(listener_->audioMs()));
+    } else {
+      SOTTO_LOG_INFO("speech", "listen-again", "listening without the wake word at %llu ms of audio",
+                     ull(listener_->audioMs()));
+    }
   }
 }
 
@@ -125,6 +142,7 @@ uint64_t SpeechStage::lagUs() const noexcept {
 
 void SpeechStage::onWake(uint64_t tMs) {
   bump(wakes_);
+  withoutWake_ = false;
   lastWake_.store(tMs, std::memory_order_relaxed);
   state_.store(static_cast<uint32_t>(SpeechState::listening), std::memory_order_relaxed);
   const uint64_t lag = lagUs();
@@ -140,6 +158,17 @@ void SpeechStage::onWake(uint64_t tMs) {
   }
   SOTTO_LOG_INFO("speech", speaking ? "barge-in" : "wake", "wake word at %llu ms of audio (%llu ms behind the "
                  "microphone)%s", ull(tMs), ull(lag / 1000), speaking ? ": playback stopped, answer cancelled" : "");
+}
+
+void SpeechStage::onStop(uint64_t tMs) {
+  // The same cancellation as a barge-in, without listening for a request: "stop" was the whole request.
+  const bool speaking = audio_ != nullptr && audio_->playing();
+  if (!speaking || cancel_ == nullptr) return;
+  cancel_->cancel();
+  bump(stops_);
+  lastStop_.store(tMs, std::memory_order_relaxed);
+  SOTTO_LOG_INFO("speech", "stop", "\"stop\" at %llu ms of audio during playback: playback stopped, answer cancelled",
+                 ull(tMs));
 }
 
 std::string SpeechStage::maskedText(std::string_view text) const {
@@ -164,6 +193,8 @@ void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
 
 void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDelayMs) {
   bump(finals_);
+  const bool whole = listener_ && listener_->lastEndpoint() == Endpointer::Reason::complete;
+  if (whole) bump(wholeCommandEndpoints_);
   state_.store(static_cast<uint32_t>(SpeechState::spotting), std::memory_order_relaxed);
   const uint64_t lag = lagUs();
   metrics_->finalLagUs.record(lag);
@@ -178,6 +209,16 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   for (const auto& w : t.words) sum += w.confidence;
   msg.confidence = t.words.empty() ? 0.0f : sum / static_cast<float>(t.words.size());
   msg.fromGrammar = t.search == "grammar" ? 1 : 0;
+  msg.withoutWake = withoutWake_ ? 1 : 0;
+  if (withoutWake_) bump(withoutWakeFinals_);
+  withoutWake_ = false;
+  // The follow-up: once this request has been answered, listen for the next one without the wake word.
+  if (followUpMs_ > 0 && !t.text.empty() && !listenAgainPending_) {
+    listenAgainPending_ = true;
+    listenAgainHeardPlayback_ = false;
+    listenAgainSinceMs_ = tMs;
+    pendingStartWithinMs_ = followUpMs_;
+  }
   size_t n = t.text.size();
   if (n >= TranscriptMessage::kTextSize) {
     n = t.text.rfind(' ', TranscriptMessage::kTextSize - 1);  // whole words only
@@ -193,13 +234,15 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   const unsigned long long words = t.words.size();
   if (log::level() >= log::Level::debug) {
     const std::string shown = maskedText(t.text);
-    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech, %llu words (%.*s "
-                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs), words,
+    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech%s, %llu words (%.*s "
+                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs),
+                    whole ? " (a whole command)" : "", words,
                     static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence),
                     shown.c_str());
   } else {
-    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech, %llu "
-                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs), words,
+    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech%s, %llu "
+                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs),
+                   whole ? " (a whole command)" : "", words,
                    static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence));
   }
   if (!posted) {
@@ -215,6 +258,11 @@ SpeechCounters SpeechStage::counters() const noexcept {
   c.partials = partials_.load(std::memory_order_relaxed);
   c.finals = finals_.load(std::memory_order_relaxed);
   c.bargeIns = bargeIns_.load(std::memory_order_relaxed);
+  c.wholeCommandEndpoints = wholeCommandEndpoints_.load(std::memory_order_relaxed);
+  c.followUpWindows = followUpWindows_.load(std::memory_order_relaxed);
+  c.stops = stops_.load(std::memory_order_relaxed);
+  c.lastStopMs = lastStop_.load(std::memory_order_relaxed);
+  c.withoutWakeFinals = withoutWakeFinals_.load(std::memory_order_relaxed);
   c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
   c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);
   c.lastBargeInMs = lastBargeIn_.load(std::memory_order_relaxed);

@@ -34,6 +34,7 @@ struct TranscriptMessage {
   float confidence = 0;         // mean word confidence, 0..1
   uint8_t fromGrammar = 0;      // 1: the command grammar's transcript won (else the general LM's)
   uint8_t truncated = 0;
+  uint8_t withoutWake = 0;      // 1: heard without the wake word (asked again, or a follow-up after an answer)
   uint16_t length = 0;          // bytes of text
   char text[kTextSize] = {};    // NUL-terminated
   std::string_view textView() const noexcept { return {text, length}; }
@@ -46,8 +47,12 @@ struct SpeechCounters {
   uint64_t samples = 0;           // processed by the recognizer (audio time = samples / 16 ms)
   uint64_t wakes = 0, partials = 0, finals = 0;
   uint64_t bargeIns = 0;          // wakes while the device was speaking: playback stopped, answer cancelled
+  uint64_t wholeCommandEndpoints = 0;  // finals whose turn a whole command ended early (semantic endpointing)
+  uint64_t stops = 0;             // the stop phrase heard during playback: playback stopped, answer cancelled
+  uint64_t followUpWindows = 0;   // windows opened after an answer to listen without the wake word
+  uint64_t withoutWakeFinals = 0;  // finals heard without the wake word (asked again or follow-ups)
   uint64_t transcriptsDropped = 0;  // the brain's mailbox was full
-  uint64_t lastWakeMs = 0, lastBargeInMs = 0;  // audio time; 0 = none yet
+  uint64_t lastWakeMs = 0, lastBargeInMs = 0, lastStopMs = 0;  // audio time; 0 = none yet
   bool recognizing = false;       // a recognizer is configured (else the stage only meters the level)
 };
 
@@ -92,6 +97,10 @@ class SpeechStage final : private ListenerEvents {
   // Any thread (the brain's, after it asked the user to say it again): the speech thread listens for one utterance
   // without the wake word once the device has finished speaking (or, when nothing plays within 3 s, from then).
   void listenAgain() noexcept { listenAgain_.store(true, std::memory_order_release); }
+  // Control thread, before run() (or a test before step()): after each final, once the device has answered (its
+  // playback started and ended; when nothing plays within 3 s, from then), listen for a follow-up without the wake
+  // word: speech starting within windowMs is heard as a request, else spotting resumes. 0 (the default) = off.
+  void setFollowUpWindow(uint32_t windowMs) noexcept { followUpMs_ = windowMs; }
   pipeline::SpscMailbox<pipeline::Message>& commands() { return meter_.commands(); }
   const InputMeter& meter() const { return meter_; }
   SpeechState state() const noexcept { return static_cast<SpeechState>(state_.load(std::memory_order_relaxed)); }
@@ -103,6 +112,7 @@ class SpeechStage final : private ListenerEvents {
   void onWake(uint64_t tMs) override;
   void onPartial(std::string_view text, uint64_t tMs) override;
   void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) override;
+  void onStop(uint64_t tMs) override;
   std::string maskedText(std::string_view text) const;  // for debug log lines: PII spans become [TYPE]
   uint64_t lagUs() const noexcept;
 
@@ -120,12 +130,17 @@ class SpeechStage final : private ListenerEvents {
   bool flushed_ = false;
   // Single writer (the speech thread).
   std::atomic<uint64_t> wakes_{0}, partials_{0}, finals_{0}, bargeIns_{0}, dropped_{0}, lastWake_{0}, lastBargeIn_{0};
+  std::atomic<uint64_t> wholeCommandEndpoints_{0}, followUpWindows_{0}, withoutWakeFinals_{0}, stops_{0}, lastStop_{0};
   std::atomic<uint64_t> samples_{0};
   std::atomic<uint32_t> state_{0};
   std::atomic<bool> listenAgain_{false};
-  // Speech thread: a listenAgain() being served: audio time it was seen, whether the device has spoken since.
+  // Speech thread: a wait to listen without the wake word (listenAgain() or a follow-up): audio time it began,
+  // whether the device has spoken since, and the window for speech to start (0: a whole utterance's length).
   uint64_t listenAgainSinceMs_ = 0;
   bool listenAgainPending_ = false, listenAgainHeardPlayback_ = false;
+  uint32_t pendingStartWithinMs_ = 0;
+  uint32_t followUpMs_ = 0;
+  bool withoutWake_ = false;  // the utterance in progress began without the wake word
   void serveListenAgain() noexcept;
   uint64_t sequence_ = 0;
 };

@@ -19,7 +19,9 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   </audio>
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true"/>
   <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
-          endpoint-silence-ms="500" max-utterance-ms="8000" aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
+          endpoint-silence-ms="500" semantic-endpoint="false" endpoint-complete-ms="150" follow-up-ms="4000"
+          stop-phrase="halt" stop-threshold="-15" max-utterance-ms="8000"
+          aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
         model="/opt/ok-speaker.wake"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false" domain-lm=""
@@ -61,6 +63,11 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.vadStartPercent = 70;
   expected.vadContinuePercent = 40;
   expected.endpointSilenceMs = 500;
+  expected.semanticEndpoint = false;
+  expected.endpointCompleteMs = 150;
+  expected.followUpMs = 4000;
+  expected.stopPhrase = "halt";
+  expected.stopThresholdExponent = -15;
   expected.maxUtteranceMs = 8000;
   expected.aec = false;
   expected.aecTailMs = 64;

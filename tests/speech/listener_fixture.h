@@ -13,8 +13,12 @@
 
 namespace sotto::test {
 
-inline std::unique_ptr<speech::Listener> commandListener() {
+// stopPhrase: spotted during playback without the wake word (ListenerConfig::stopPhrase); empty = none.
+inline std::unique_ptr<speech::Listener> commandListener(const std::string& stopPhrase = "",
+                                                        int stopThresholdExponent = -20) {
   speech::ListenerConfig lc;
+  lc.stopPhrase = stopPhrase;
+  lc.stopThresholdExponent = stopThresholdExponent;
   const std::string model = "/usr/share/pocketsphinx/model/en-us/";
   lc.wake.acousticModel = lc.asr.acousticModel = model + "en-us";
   lc.wake.dictionary = lc.asr.dictionary = model + "cmudict-en-us.dict";

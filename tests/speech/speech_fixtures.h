@@ -123,6 +123,7 @@ inline uint64_t speechEndMs(const std::vector<int16_t>& s) {
 struct ListenEvent {
   std::string event, text;
   int64_t tMs = -1, endpointDelayMs = -1;
+  std::string endpointBy;  // finals: complete, silence, max-length or end-of-stream
 };
 
 inline int64_t jsonNumber(const std::string& line, const std::string& key) {
@@ -158,6 +159,7 @@ inline std::vector<ListenEvent> listen(const std::string& wav, std::string& outp
     e.text = jsonString(line, "text");
     e.tMs = jsonNumber(line, "t_ms");
     e.endpointDelayMs = jsonNumber(line, "endpoint_delay_ms");
+    e.endpointBy = jsonString(line, "endpoint_by");
     events.push_back(e);
   }
   return events;

@@ -170,5 +170,88 @@ TEST(Endpointer, TheWakePhrasesTailIsNotTheCommand) {
   EXPECT_EQ(feed(cont, false, 40, t), end + 300);
 }
 
+// Feeds silent frames until pauseToJudge() (returns its ms) or the end (returns 0); `ended` says which.
+uint64_t pauseOffered(Endpointer& e, int frames, uint64_t& t, bool& ended) {
+  ended = false;
+  for (int i = 0; i < frames; ++i) {
+    t += 10;
+    if (e.frame(false, t)) {
+      ended = true;
+      return 0;
+    }
+    if (e.pauseToJudge()) return t;
+  }
+  return 0;
+}
+
+TEST(Endpointer, OffersEachPauseOnceAtTheCompleteCommandsSilence) {
+  Endpointer e(300, 10000, 120);
+  uint64_t t = 0;
+  bool ended = false;
+  e.arm(t, false);
+  EXPECT_EQ(feed(e, true, 50, t), 0u);
+  const uint64_t speechEnd = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), speechEnd + 120);  // the short silence: ask once
+  EXPECT_FALSE(ended);
+  // Not a whole command: nothing more is offered in this pause, and it ends after the long silence.
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), 0u);
+  EXPECT_TRUE(ended);
+  EXPECT_EQ(t, speechEnd + 300);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::silence);
+
+  // Speech after an offered pause makes the next pause another question; endComplete() ends there.
+  e.arm(t, false);
+  EXPECT_EQ(feed(e, true, 20, t), 0u);
+  uint64_t end1 = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), end1 + 120);
+  EXPECT_EQ(feed(e, true, 20, t), 0u);
+  end1 = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), end1 + 120);
+  e.endComplete();
+  EXPECT_EQ(e.state(), Endpointer::State::ended);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::complete);
+  EXPECT_FALSE(e.pauseToJudge());
+  EXPECT_EQ(feed(e, false, 50, t), 0u) << "an utterance ended by endComplete() does not end again";
+}
+
+TEST(Endpointer, NoPauseOfferedWithoutAShorterCompleteSilence) {
+  for (const uint32_t complete : {0u, 300u, 500u}) {
+    Endpointer e(300, 10000, complete);
+    uint64_t t = 0;
+    bool ended = false;
+    e.arm(t, false);
+    EXPECT_EQ(feed(e, true, 50, t), 0u);
+    const uint64_t speechEnd = t;
+    EXPECT_EQ(pauseOffered(e, 50, t, ended), 0u) << complete;
+    EXPECT_TRUE(ended);
+    EXPECT_EQ(t, speechEnd + 300) << complete;
+  }
+  // Nor before speech has started (the wait for the request after the wake word).
+  Endpointer e(300, 2000, 120);
+  uint64_t t = 0;
+  bool ended = false;
+  e.arm(t, false);
+  EXPECT_EQ(pauseOffered(e, 300, t, ended), 0u);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::maxLength);
+}
+
+TEST(Endpointer, AWindowNobodySpeaksInEndsWithoutSpeech) {
+  // A follow-up window of 1 s: silence and a click do not start speech; it ends at 1 s with reason noSpeech.
+  Endpointer e(300, 10000);
+  uint64_t t = 5000;
+  e.arm(t, false, 1000);
+  EXPECT_EQ(feed(e, true, 5, t), 0u);
+  EXPECT_EQ(feed(e, false, 200, t), 6000u);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::noSpeech);
+  EXPECT_FALSE(e.heardSpeech());
+  // Speech that starts inside the window is an utterance like any other, however long it lasts.
+  e.arm(t, false, 1000);
+  EXPECT_EQ(feed(e, false, 50, t), 0u);
+  EXPECT_EQ(feed(e, true, 150, t), 0u);
+  const uint64_t end = t;
+  EXPECT_EQ(feed(e, false, 50, t), end + 300);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::silence);
+}
+
 }  // namespace
 }  // namespace sotto::speech

@@ -61,12 +61,15 @@ class ClosedLoop : public ::testing::Test {
     // The keyphrase is spotted at most 400 ms after it ends (it may be spotted on its last phone).
     EXPECT_GE(wake->tMs + 150, static_cast<int64_t>(wakeEndMs)) << output_;
     EXPECT_LE(wake->tMs, static_cast<int64_t>(wakeEndMs + 400)) << output_;
-    // The endpoint: 300 ms of trailing silence (speech.endpoint-silence-ms) after the request, give or take the VAD's
-    // decay (up to 200 ms) against the ground truth.
-    EXPECT_GE(final->endpointDelayMs, 300) << output_;
-    EXPECT_LE(final->endpointDelayMs, 320) << output_;
-    EXPECT_GE(final->tMs, static_cast<int64_t>(requestEndMs + 300)) << output_;
-    EXPECT_LE(final->tMs, static_cast<int64_t>(requestEndMs + 500)) << output_;
+    // The endpoint: 300 ms of trailing silence (speech.endpoint-silence-ms) after the request, or 120 ms
+    // (speech.endpoint-complete-ms) when it was a whole command (semantic endpointing), give or take the VAD's decay
+    // (up to 200 ms) against the ground truth.
+    const int64_t silence = final->endpointBy == "complete" ? 120 : 300;
+    EXPECT_TRUE(final->endpointBy == "complete" || final->endpointBy == "silence") << output_;
+    EXPECT_GE(final->endpointDelayMs, silence) << output_;
+    EXPECT_LE(final->endpointDelayMs, silence + 20) << output_;
+    EXPECT_GE(final->tMs, static_cast<int64_t>(requestEndMs) + silence) << output_;
+    EXPECT_LE(final->tMs, static_cast<int64_t>(requestEndMs) + silence + 200) << output_;
     // Partials: between the wake and the final, at most one per 100 ms, each different from the one before.
     int64_t lastT = wake->tMs - 100;
     std::string lastText;
@@ -121,9 +124,10 @@ TEST_F(ClosedLoop, CommandWithoutAPauseAfterTheWakeWord) {
   ASSERT_NE(final, nullptr) << output_;
   for (const char* w : {"timer", "minutes"}) EXPECT_TRUE(hasWord(final->text, w)) << final->text;
   EXPECT_FALSE(hasWord(final->text, "computer")) << "the wake phrase is not part of the request: " << final->text;
-  const uint64_t end = endOf(dir_.file("c.wav"));
-  EXPECT_GE(final->tMs, static_cast<int64_t>(end + 300)) << output_;
-  EXPECT_LE(final->tMs, static_cast<int64_t>(end + 500)) << output_;
+  const int64_t end = static_cast<int64_t>(endOf(dir_.file("c.wav")));
+  const int64_t silence = final->endpointBy == "complete" ? 120 : 300;
+  EXPECT_GE(final->tMs, end + silence) << output_;
+  EXPECT_LE(final->tMs, end + silence + 200) << output_;
 }
 
 TEST_F(ClosedLoop, OpenQuestionComesFromTheLanguageModel) {
@@ -156,12 +160,61 @@ TEST_F(ClosedLoop, OtherRatesAndChannelsAreConverted) {
 
 TEST_F(ClosedLoop, TheEndpointFollowsTheConfiguredSilence) {
   const std::string wav = scene("set a timer for five minutes", "timer");
-  const auto events = listenTo(wav, {"--set", "speech.endpoint-silence-ms=700"});
+  const auto events = listenTo(wav, {"--set", "speech.endpoint-silence-ms=700", "--set", "speech.semantic-endpoint=false"});
   const ListenEvent* final = only(events, "final");
   ASSERT_NE(final, nullptr) << output_;
   EXPECT_GE(final->endpointDelayMs, 700) << output_;
   EXPECT_LE(final->endpointDelayMs, 720) << output_;
   EXPECT_GE(final->tMs, static_cast<int64_t>(endOf(wav) + 700)) << output_;
+  EXPECT_EQ(final->endpointBy, "silence") << output_;
+}
+
+// Semantic endpointing through the listener: three requests in one recording, each after the wake word. A whole
+// command ends its turn after speech.endpoint-complete-ms of silence; a command still being said (a number that goes
+// on, a trailing "and") and an open question wait for speech.endpoint-silence-ms, as all three do when semantic
+// endpointing is off. Audio time, so the comparison is exact whatever the machine's load.
+TEST_F(ClosedLoop, AWholeCommandEndsItsTurnEarlierThanAnUnfinishedOne) {
+  const std::vector<std::string> requests = {"set a timer for ten minutes", "set a timer for twenty",
+                                             "turn the volume up and", "what is the capital of france"};
+  std::vector<std::string> parts = {dir_.file("sil1.wav")};
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const std::string req = dir_.file("r" + std::to_string(i) + ".wav");
+    ASSERT_TRUE(say(requests[i], req));
+    for (const std::string& p : {dir_.file("wake.wav"), dir_.file("sil05.wav"), req, dir_.file("sil1.wav"),
+                                 dir_.file("sil05.wav")}) {
+      parts.push_back(p);
+    }
+  }
+  ASSERT_TRUE(concat(parts, dir_.file("turns.wav")));
+  auto finals = [](const std::vector<ListenEvent>& events) {
+    std::vector<ListenEvent> out;
+    for (const auto& e : events) {
+      if (e.event == "final") out.push_back(e);
+    }
+    return out;
+  };
+  const auto on = finals(listenTo(dir_.file("turns.wav"), {"--set", "speech.endpoint-complete-ms=120"}));
+  const std::string onOutput = output_;
+  const auto off = finals(listenTo(dir_.file("turns.wav"), {"--set", "speech.semantic-endpoint=false"}));
+  ASSERT_EQ(on.size(), requests.size()) << onOutput;
+  ASSERT_EQ(off.size(), requests.size()) << output_;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ(off[i].endpointBy, "silence") << requests[i] << "\n" << output_;
+    EXPECT_EQ(off[i].endpointDelayMs, 300) << requests[i] << "\n" << output_;
+  }
+  // The whole command: the same words, 180 ms sooner.
+  EXPECT_EQ(on[0].endpointBy, "complete") << onOutput;
+  EXPECT_EQ(on[0].endpointDelayMs, 120) << onOutput;
+  EXPECT_EQ(on[0].tMs + 180, off[0].tMs) << onOutput;
+  EXPECT_EQ(on[0].text, off[0].text) << onOutput;
+  for (const char* w : {"timer", "ten", "minutes"}) EXPECT_TRUE(hasWord(on[0].text, w)) << on[0].text;
+  // "... for twenty", "... and", the open question: the long silence, at the same time as without.
+  for (size_t i = 1; i < requests.size(); ++i) {
+    EXPECT_EQ(on[i].endpointBy, "silence") << requests[i] << "\n" << onOutput;
+    EXPECT_EQ(on[i].tMs, off[i].tMs) << requests[i] << "\n" << onOutput;
+  }
+  EXPECT_TRUE(hasWord(on[1].text, "twenty")) << on[1].text;
+  EXPECT_TRUE(hasWord(on[2].text, "and")) << on[2].text;
 }
 
 TEST(ListenCli, ReportsUsageAndFileErrors) {
@@ -172,6 +225,7 @@ TEST(ListenCli, ReportsUsageAndFileErrors) {
   EXPECT_EQ(runCapture(SOTTO_CLI_PATH, {"listen", "--wav", "x.wav", "--set", "wake.threshold=5"}, out), 2) << out;
   EXPECT_EQ(runCapture(SOTTO_CLI_PATH, {"listen", "--help"}, out), 0) << out;
   EXPECT_NE(out.find("\"endpoint_delay_ms\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"endpoint_by\""), std::string::npos) << out;
 }
 
 }  // namespace

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// Semantic endpointing: the unfinished-tail rules and the understanding layer's turn detector.
+#include "engine/speech/turn.h"
+
+#include <algorithm>
+#include <iterator>
+#include <cctype>
+
+namespace sotto::speech {
+namespace {
+
+bool sameWord(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+  }
+  return true;
+}
+
+template <size_t N>
+bool oneOf(std::string_view w, const std::string_view (&list)[N]) noexcept {
+  return std::any_of(std::begin(list), std::end(list), [w](std::string_view x) { return sameWord(w, x); });
+}
+
+// Words after which a command always goes on: connectives, prepositions, articles and possessives, operators,
+// the verb of a question not yet asked ("what time is"), hesitations. Not "that", "this", "it", "up", "down",
+// "please": "cancel that", "turn it up" and "stop please" are whole.
+constexpr std::string_view kConnectives[] = {
+    "and",  "or",    "but",     "to",     "for",   "at",    "in",     "on",      "of",      "with",  "from",
+    "by",   "about", "into",    "until",  "till",  "than",  "then",   "the",     "a",       "an",    "my",
+    "your", "our",   "plus",    "minus",  "times", "divided", "multiplied", "over", "is",   "are",   "named",
+    "called", "if",  "when",    "so",     "um",    "uh",    "er",     "per",     "every"};
+// A number word after which a longer number goes on: "twenty" -> "twenty five", "two hundred" -> "two hundred and
+// five", "two point" -> "two point five", "seven oh" -> "seven oh five".
+constexpr std::string_view kNumberGoesOn[] = {
+    "twenty", "thirty", "forty",  "fifty",   "sixty", "seventy", "eighty", "ninety",
+    "hundred", "thousand", "million", "billion", "point", "dot", "oh", "and"};
+// An hour, said after "at" or "for" ("at seven", "alarm for seven"), goes on as "seven thirty" or "seven fifteen".
+constexpr std::string_view kHours[] = {"one", "two",   "three",  "four",   "five",   "six",
+                                                     "seven", "eight", "nine", "ten", "eleven", "twelve"};
+constexpr std::string_view kMinutes[] = {"ten", "twenty", "thirty", "forty", "fifty"};
+constexpr std::string_view kBeforeHour[] = {"at", "for", "until", "till"};
+
+// The last two words of `text` (either may be empty).
+void lastWords(std::string_view text, std::string_view& last, std::string_view& before) noexcept {
+  last = before = {};
+  size_t end = text.size();
+  for (std::string_view* w : {&last, &before}) {
+    while (end > 0 && text[end - 1] == ' ') --end;
+    size_t start = end;
+    while (start > 0 && text[start - 1] != ' ') --start;
+    *w = text.substr(start, end - start);
+    end = start;
+  }
+}
+
+bool isDigits(std::string_view w) noexcept {
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::string_view unfinishedTail(std::string_view text) noexcept {
+  std::string_view last, before;
+  lastWords(text, last, before);
+  if (last.empty()) return "";
+  if (oneOf(last, kConnectives)) return "ends in a connective or preposition";
+  // Minutes after an hour ("seven thirty") are how a time is said whole; "seven thirty five" is rarer.
+  const bool minutes = oneOf(last, kMinutes) && oneOf(before, kHours);
+  if (oneOf(last, kNumberGoesOn) && !minutes) return "a number still being spoken";
+  // "20", "300": a written round number goes on like its words.
+  if (isDigits(last) && last.size() >= 2 && last.back() == '0') return "a number still being spoken";
+  if (oneOf(last, kHours) && oneOf(before, kBeforeHour)) return "an hour whose minutes may follow";
+  return "";
+}
+
+Result<std::unique_ptr<UnderstandingTurnDetector>> UnderstandingTurnDetector::create(
+    const nlu::Understander& understander, float minConfidence) {
+  if (!(minConfidence >= 0.0f && minConfidence <= 1.0f)) {
+    return makeError(Errc::invalid_argument, "turn detector: least confidence outside 0..1");
+  }
+  std::unique_ptr<UnderstandingTurnDetector> d(new UnderstandingTurnDetector());
+  d->understander_ = &understander;
+  d->ws_ = std::make_unique<nlu::UnderstandWorkspace>();
+  d->minConfidence_ = minConfidence;
+  return d;
+}
+
+TurnReading UnderstandingTurnDetector::read(std::string_view transcript) noexcept {
+  TurnReading r;
+  if (transcript.find_first_not_of(' ') == std::string_view::npos) {
+    r.why = "nothing heard yet";
+    return r;
+  }
+  nlu::Assessment a;
+  understander_->assess(transcript, *ws_, a);
+  r.intent = a.intent;
+  r.confidence = a.intent >= 0 ? a.confidence : 0.0f;
+  if (a.expectsMore) {
+    r.state = TurnState::unfinished;
+    r.why = "a required slot has not been said";
+    return r;
+  }
+  if (a.intent < 0 || !a.complete) {
+    r.why = "no command";
+    return r;
+  }
+  // The tail first: "turn the volume up and" reads as volume.up, less surely; it is unfinished either way.
+  if (const std::string_view tail = unfinishedTail(transcript); !tail.empty()) {
+    r.state = TurnState::unfinished;
+    r.why = tail;
+    return r;
+  }
+  if (a.confidence < minConfidence_) {
+    r.why = "a command, but not a confident one";
+    return r;
+  }
+  r.state = TurnState::complete;
+  r.why = "a confident command with every required slot";
+  return r;
+}
+
+}  // namespace sotto::speech
