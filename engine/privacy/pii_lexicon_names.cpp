@@ -148,6 +148,32 @@ const std::string_view kFamousPeople =
     "michael jordan,lebron james,ed sheeran,drake,rihanna,lady gaga,bruno mars,billie eilish,harry styles,"
     "tom hanks,meryl streep,leonardo dicaprio,brad pitt,angelina jolie,dolly parton,aretha franklin,"
     "frida kahlo,pablo picasso,vincent van gogh,winston churchill,george orwell,jane austen,"
-    "bad bunny,shakira,freddie mercury,bob marley,bob dylan,whitney houston,prince,eminem,kanye west";
+    "bad bunny,shakira,freddie mercury,bob marley,bob dylan,whitney houston,prince,eminem,kanye west,"
+    // Scientists, explorers, writers, artists, leaders, athletes and entertainers most people could name.
+    "stephen hawking,galileo galilei,galileo,alan turing,ada lovelace,thomas edison,louis pasteur,"
+    "rosalind franklin,carl sagan,neil degrasse tyson,jane goodall,sigmund freud,aristotle,plato,socrates,"
+    "confucius,karl marx,neil armstrong,buzz aldrin,yuri gagarin,amelia earhart,christopher columbus,"
+    "charles dickens,mark twain,ernest hemingway,agatha christie,jk rowling,j k rowling,stephen king,"
+    "tolkien,j r r tolkien,leo tolstoy,homer,dante,maya angelou,toni morrison,virginia woolf,emily dickinson,"
+    "edgar allan poe,oscar wilde,roald dahl,dr seuss,michelangelo,rembrandt,claude monet,salvador dali,"
+    "andy warhol,banksy,walt disney,steven spielberg,alfred hitchcock,martin scorsese,quentin tarantino,"
+    "charlie chaplin,marilyn monroe,audrey hepburn,john lennon,paul mccartney,ringo starr,george harrison,"
+    "mick jagger,david bowie,elton john,frank sinatra,johnny cash,stevie wonder,ray charles,louis armstrong,"
+    "bach,chopin,tchaikovsky,vivaldi,justin bieber,ariana grande,katy perry,selena gomez,miley cyrus,"
+    "dua lipa,olivia rodrigo,the weeknd,post malone,kendrick lamar,jay z,snoop dogg,cher,celine dion,"
+    "mariah carey,britney spears,morgan freeman,denzel washington,will smith,tom cruise,johnny depp,"
+    "keanu reeves,robert de niro,al pacino,scarlett johansson,jennifer lawrence,jennifer aniston,"
+    "emma watson,daniel radcliffe,dwayne johnson,the rock,zendaya,timothee chalamet,margot robbie,"
+    "ryan reynolds,ryan gosling,oprah,ellen degeneres,kim kardashian,kylie jenner,jeff bezos,mark zuckerberg,"
+    "warren buffett,richard branson,michelle obama,hillary clinton,bill clinton,george bush,ronald reagan,"
+    "john f kennedy,jfk,franklin roosevelt,theodore roosevelt,thomas jefferson,benjamin franklin,"
+    "margaret thatcher,boris johnson,angela merkel,vladimir putin,emmanuel macron,justin trudeau,"
+    "king charles,princess diana,prince harry,prince william,kate middleton,meghan markle,pope francis,"
+    "dalai lama,mother teresa,malala,malala yousafzai,greta thunberg,rosa parks,frederick douglass,"
+    "harriet tubman,muhammad ali,mike tyson,pele,diego maradona,david beckham,kylian mbappe,neymar,"
+    "usain bolt,michael phelps,simone biles,roger federer,rafael nadal,novak djokovic,tiger woods,"
+    "tom brady,kobe bryant,stephen curry,wayne gretzky,babe ruth,jackie robinson,venus williams,"
+    "lewis hamilton,michael schumacher,naomi osaka,billie jean king,bruce lee,jackie chan,"
+    "gordon ramsay,jamie oliver,martha stewart,david attenborough,bob ross,mr rogers,fred rogers";
 
 }  // namespace sotto::privacy::detail

@@ -19,16 +19,34 @@ bool lettersOnly(const Utterance& u, std::size_t i) noexcept {
 bool nameLike(const Utterance& u, std::size_t i, Slot slot) noexcept {
   if (i >= u.n || u.isNum(i) || u.tok[i].hasDigit || !lettersOnly(u, i)) return false;
   const std::uint32_t f = u.tok[i].lex;
-  if (f & (lex::function | lex::relation | lex::month | lex::streetType | lex::unitWord | lex::condition |
-           lex::medication)) {
+  const bool named = (f & (lex::firstName | lex::surname)) != 0;
+  if ((f & (lex::function | lex::relation | lex::month | lex::streetType | lex::unitWord | lex::condition |
+            lex::medication)) ||
+      ((f & lex::notName) && !named)) {
     return false;
   }
-  const bool named = (f & (lex::firstName | lex::surname)) != 0;
   if (f & lex::common) return named && slot == Slot::strong && (u.caseless || u.tok[i].capital);
   if (named) return true;  // a listed name, typed in any case
   if (slot != Slot::strong) return false;
   if (u.stem(i).size() < 2) return false;
   return u.caseless || u.tok[i].capital;
+}
+
+// A name where a frame (not a cue word right before it) says one may stand: "when did i last talk to [X]", "did
+// [X] call", "[X] speaking". A listed name, a word no English dictionary has, or a word typed capitalized inside
+// a sentence ("Did Summer call?"); never a title, filler or form label.
+bool plainName(const Utterance& u, std::size_t t) noexcept {
+  if (t >= u.n || u.isNum(t) || u.tok[t].hasDigit || !lettersOnly(u, t) || u.stem(t).size() < 2) return false;
+  const std::uint32_t f = u.tok[t].lex;
+  const bool listed = (f & (lex::firstName | lex::surname)) != 0;
+  const bool typedAsName = !u.caseless && u.tok[t].capital && !u.tok[t].sentenceStart;
+  if (f & (lex::function | lex::notName)) return false;
+  if (f & (lex::relation | lex::month | lex::streetType | lex::unitWord | lex::condition | lex::medication |
+           lex::common | lex::region | lex::famous)) {
+    return listed && typedAsName;
+  }
+  if (!u.caseless && !u.tok[t].capital) return false;
+  return listed || !u.tok[t].english || typedAsName;
 }
 
 // Extends a name starting at i (already accepted) over a following surname; returns end.
@@ -49,7 +67,7 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
       ok = !(f & (lex::common | lex::function | lex::relation)) || u.tok[e].capital;
     } else if (f == 0 && lettersOnly(u, e) && u.stem(e).size() >= 2) {
       // Unknown word after a name: a surname when typed capitalized, or when spoken and followed by a boundary.
-      ok = u.caseless ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common) || u.tok[e].possessive ||
+      ok = u.caseless ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common | lex::notName) || u.tok[e].possessive ||
                        u.isNum(e + 1))
                     : (u.tok[e].capital && u.tok[i].capital);
     }
@@ -81,7 +99,7 @@ bool publicFigureFrame(const Utterance& u) noexcept {
 
 bool famousAt(const Utterance& u, std::size_t i) noexcept {
   for (std::size_t len = 3; len >= 1; --len) {
-    if (i + len <= u.n && (u.lexicon->lookup(u.phrase(i, i + len)) & lex::famous)) return true;
+    if (i + len <= u.n && (u.lexicon->lookup(u.stemPhrase(i, i + len)) & lex::famous)) return true;
   }
   return false;
 }
@@ -97,7 +115,7 @@ bool contactVerb(const Utterance& u, std::size_t i) noexcept {
                             "ask", "invite", "send", "pay", "update", "contact", "meet", "visit", "add", "notify",
                             "ping", "facetime", "video", "thank", "congratulate", "wish", "forward", "cc", "dm",
                             "whatsapp", "reply", "answer", "inform", "warn", "greet", "hug", "pick", "collect",
-                            "venmo", "zelle", "reimburse", "owe", "owes", "transfer"});
+                            "venmo", "zelle", "reimburse", "owe", "owes", "transfer", "reach"});
 }
 
 bool attributeNoun(const Utterance& u, std::size_t i) noexcept {
@@ -106,7 +124,10 @@ bool attributeNoun(const Utterance& u, std::size_t i) noexcept {
                             "house", "place", "car", "flight", "appointment", "party", "wedding", "surgery",
                             "medication", "medicine", "meds", "prescription", "insulin", "school", "office", "work",
                             "doctor", "age", "dob", "details", "info", "name", "wife", "husband", "mom", "dad",
-                            "son", "daughter", "kids", "new", "work", "landline", "whatsapp", "username"});
+                            "son", "daughter", "kids", "new", "work", "landline", "whatsapp", "username",
+                            "locker", "code", "combination", "keys", "key", "bike", "passcode", "passport",
+                            "licence", "license", "insurance", "allergy", "allergies", "diagnosis", "therapist",
+                            "room", "flat", "apartment", "birthdate", "anniversary", "number's", "mobile's"});
 }
 
 bool subjectVerb(const Utterance& u, std::size_t i) noexcept {
@@ -146,6 +167,59 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
     } else if (u.anyOf(i, i + 1, {"payment", "money", "transfer"}) && u.is(i + 1, "to")) {
       s = i + 2;
       slot = Slot::strong;
+    } else if (u.anyOf(i, i + 1, {"dr", "doctor", "nurse", "judge", "pastor", "professor", "prof", "aunt", "auntie",
+                                  "uncle", "grandma", "grandpa", "granny", "nana", "coach", "officer", "captain",
+                                  "sergeant", "detective", "reverend", "rev", "rabbi", "imam", "mr", "mrs", "ms",
+                                  "miss", "mx", "mister", "dame"}) &&
+               !publicFrame) {
+      // A title before a name: "book an appointment with dr [nnamdi zielinski]", "under grandma [mwangi]". Only
+      // a listed name or a word no English dictionary has ("the nurse [said]", "the doctor [upped] it").
+      const std::size_t t = i + 1;
+      if (t < u.n && ((u.tok[t].lex & (lex::firstName | lex::surname)) || !u.tok[t].english)) {
+        s = t;
+        slot = Slot::strong;
+      }
+    } else if (plainName(u, i + 1) &&
+               ((u.is(i, "to") && u.anyOf(i - 1, i, {"talk", "talked", "talking", "speak", "spoke", "spoken",
+                                                     "speaking", "chat", "chatted", "chatting", "reply", "write",
+                                                     "wrote", "written", "listen", "going", "went", "lent", "gave",
+                                                     "owe"})) ||
+                (u.is(i, "from") && u.anyOf(i - 1, i, {"voicemail", "voicemails", "message", "messages", "text",
+                                                       "texts", "email", "emails", "call", "calls", "letter", "note",
+                                                       "hear", "heard", "anything", "news", "back", "card", "gift",
+                                                       "present", "package", "invite", "invitation"})) ||
+                (u.is(i, "up") && u.anyOf(i - 1, i, {"pick", "picks", "picking", "picked", "pickup"})) ||
+                (u.is(i, "under") && i > 0) || u.is(i, "holder") ||
+                (u.is(i, "with") && u.anyOf(i - 1, i, {"meeting", "appointment", "lunch", "dinner", "coffee", "call",
+                                                       "chat", "session", "date", "playdate", "sleepover", "met",
+                                                       "meet", "talk", "speak", "spoke", "catch", "trip"})))) {
+      // "when did i last talk to [ottilie]", "play the voicemail from [quentin achterberg]", "who's picking up
+      // [isidore]", "put it under [Isidore Oduya]", "account holder [chidinma fitzgerald]", "a meeting with [keziah]"
+      // (not "treated with [...]": a drug no list has reads like a name). These frames are about the user's own
+      // people even where the sentence opens like a general question ("when did ...", "play ...", "who's ...").
+      s = i + 1;
+      slot = Slot::strong;
+    } else if (u.anyOf(i, i + 1, {"did", "has", "have", "does", "will", "can", "should", "is"}) &&
+               plainName(u, i + 1)) {
+      // "did [umar] call", "has [umar juarez] replied yet", "what did [Uchenna Mbatha] say".
+      std::size_t e = nameEnd(u, i + 1);
+      static constexpr std::string_view kAfter[] = {"call", "called", "text", "texted", "reply", "replied",
+                                                    "respond", "responded", "say", "said", "write", "wrote"};
+      auto contactAfter = [&u](std::size_t k) {
+        for (const std::string_view w : kAfter) {
+          if (u.is(k, w)) return true;
+        }
+        return false;
+      };
+      if (!contactAfter(e) && e == i + 2 && plainName(u, e) && contactAfter(e + 1)) ++e;  // "has [umar juarez] replied"
+      if (u.anyOf(e, e + 1, {"call", "called", "text", "texted", "reply", "replied", "respond", "responded",
+                             "say", "said", "write", "wrote", "written", "email", "emailed", "message", "messaged",
+                             "answer", "answered", "ring", "rang", "send", "sent", "leave", "left", "arrive",
+                             "arrived", "get", "got", "pay", "paid", "confirm", "confirmed", "ask", "asked"})) {
+        addName(u, c, i + 1, e);
+        i = e - 1;
+        continue;
+      }
     } else if (u.anyOf(i, i + 1, {"with", "for", "and"}) && !publicFrame) {
       s = i + 1;
       slot = Slot::weak;
@@ -164,6 +238,19 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
           (!u.caseless && u.tok[s].capital) || (e - s == 2 && introEnd && !u.has(s, lex::common))) {
         addName(u, c, s, e);
         i = e - 1;
+        // "tell rafferty and [keziah] dinner's ready", "a meeting with keziah and judge [oyelaran]".
+        std::size_t a = e;
+        while (u.is(a, "and") && !u.tok[a - 1].commaAfter) {
+          std::size_t b = a + 1;
+          if (u.anyOf(b, b + 1, {"dr", "doctor", "nurse", "judge", "pastor", "professor", "aunt", "uncle", "grandma",
+                                 "grandpa", "mr", "mrs", "ms", "miss"})) {
+            ++b;
+          }
+          if (!plainName(u, b)) break;
+          a = nameEnd(u, b);
+          addName(u, c, b, a);
+          i = a - 1;
+        }
         continue;
       }
     }
@@ -177,6 +264,25 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       if (i > 0 && nameLike(u, i - 1, Slot::weak) && !u.tok[i - 1].commaAfter && !contactVerb(u, i - 1)) b = i - 1;
       addName(u, c, b, i + 1);
       continue;
+    }
+    // A name opening the sentence (after the wake word or a filler): "[Solveig Hargreaves] here.", "[fintan
+    // ferreira] speaking", "[Perpetua] is my name", "[desmond] thirty two goes to ...".
+    bool opening = !publicFrame && plainName(u, i);
+    for (std::size_t k = 0; opening && k < i; ++k) opening = u.has(k, lex::notName) && !u.tok[k].possessive;
+    if (opening && !c.covered(i, i + 1)) {
+      const std::size_t e = nameEnd(u, i);
+      const bool ends = e == u.n || u.tok[e].stopAfter || u.tok[e].commaAfter || e + 1 == u.n;
+      std::size_t k = e;
+      while (u.isNum(k)) ++k;
+      if ((u.anyOf(e, e + 1, {"here", "speaking"}) && ends) ||
+          (u.is(e, "is") && u.is(e + 1, "my") && u.anyOf(e + 2, e + 3, {"name", "full"})) ||
+          (k > e && u.anyOf(k, k + 1, {"goes", "attends", "lives", "works", "plays", "studies", "is", "turns",
+                                       "turned", "will"})) ||
+          u.anyOf(e, e + 1, {"moved", "called", "texted", "phoned", "emailed", "said", "says", "wants", "needs"})) {
+        addName(u, c, i, e);
+        i = e - 1;
+        continue;
+      }
     }
     // Sentence subject: "dmitri works at", "connor gupta is twenty", "Fatima was born".
     if ((i == 0 || u.tok[i].sentenceStart) && !publicFrame) {

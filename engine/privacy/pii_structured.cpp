@@ -313,6 +313,11 @@ void findEmails(const Utterance& u, Candidates& c) noexcept {
     std::size_t s = i;
     while (s > 0 && i - s < 10 && !emailStop(u, s - 1)) --s;
     while (s < i && emailSeparator(u, s)) ++s;
+    // Nor over a wake word or a filler that opens the sentence: "[hey sotto] zielinski dot y ...", "[oh] m underscore
+    // ..." ("oh" elsewhere may be a spoken letter o).
+    while (s < i && ((u.has(s, lex::notName) && !u.has(s, lex::function) && !u.is(s, "oh")) || (s == 0 && u.is(s, "oh")))) {
+      ++s;
+    }
     if (s == i || emailSeparator(u, i - 1)) continue;
     c.add(s, end, PiiType::email, prio::email);
     i = end - 1;

@@ -171,7 +171,11 @@ std::size_t joinNumberRuns(const Utterance& u, const float (*q)[kPiiTypeCount], 
   auto numeric = [&u](std::size_t w) { return u.tok[w].num != NumKind::none || u.tok[w].hasDigit; };
   std::size_t w = 0;
   for (std::size_t k = 0; k < spans; ++k) {
-    if (w > 0 && s1[w - 1] == s0[k] && s1[k] <= qWords && numeric(s0[k] - 1u) && numeric(s0[k])) {
+    // Touching names are one name as well: the model often begins a surname anew ("[teodor] [juarez]").
+    const bool names = st[k] == static_cast<std::int8_t>(PiiType::person) && w > 0 &&
+                       st[w - 1] == st[k] && !u.tok[s0[k] - 1u].commaAfter && !u.tok[s0[k] - 1u].colonAfter &&
+                       !u.tok[s0[k] - 1u].stopAfter && !u.tok[s0[k] - 1u].possessive;
+    if (w > 0 && s1[w - 1] == s0[k] && s1[k] <= qWords && ((numeric(s0[k] - 1u) && numeric(s0[k])) || names)) {
       s1[w - 1] = s1[k];
       float sum[kPiiTypeCount] = {};
       for (std::size_t x = s0[w - 1]; x < s1[w - 1]; ++x) {
@@ -251,6 +255,34 @@ void shapeModelSpans(const Utterance& u, const float (*q)[kPiiTypeCount], std::s
     }
     while (s0[k] < s1[k] && outside(s0[k])) ++s0[k];
     while (s1[k] > s0[k] && outside(s1[k] - 1u)) --s1[k];
+    if (!person) {
+      // Nor does any other value start on a wake word, a filler or a form label ("condition [anxiety disorder]",
+      // "[yo] hawthorn hill logistics"), or end on a sign-off; a password may be any word, an address may end in a
+      // street type or a state ("oak dr", "columbus oh"), and a date starts with "the".
+      if (st[k] == static_cast<std::int8_t>(PiiType::pinOrPassword)) continue;
+      auto filler = [&u](std::size_t w) {
+        const std::uint32_t f = u.tok[w].lex;
+        return (f & lex::notName) && !(f & (lex::streetType | lex::unitWord | lex::region | lex::tld | lex::function)) &&
+               !u.isNum(w);
+      };
+      while (s0[k] < s1[k] && filler(s0[k])) ++s0[k];
+      while (s1[k] > s0[k] && filler(s1[k] - 1u)) --s1[k];
+      continue;
+    }
+    // A name neither starts nor ends on a word no name is: a title, a wake word, a filler or a form label ("hey
+    // nurse [teodor juarez]", "[joy ortega] cheers", "patient [saoirse haddad] age"), nor on an ordinary word no
+    // name list holds, unless typed capitalized inside a sentence. A famous person's name is no private value.
+    auto notName = [&u](std::size_t w) {
+      const std::uint32_t f = u.tok[w].lex;
+      if (f & lex::notName) return !(f & (lex::firstName | lex::surname)) || !u.tok[w].capital || u.tok[w].sentenceStart;
+      if (!(f & (lex::common | lex::function | lex::relation)) || (f & (lex::firstName | lex::surname))) return false;
+      return u.caseless || !u.tok[w].capital || u.tok[w].sentenceStart;
+    };
+    while (s0[k] < s1[k] && notName(s0[k])) ++s0[k];
+    while (s1[k] > s0[k] && notName(s1[k] - 1u)) --s1[k];
+    if (s1[k] > s0[k] && s1[k] - s0[k] <= 3 && (u.lexicon->lookup(u.stemPhrase(s0[k], s1[k])) & lex::famous)) {
+      s1[k] = s0[k];
+    }
   }
 }
 
@@ -343,7 +375,9 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
       merged = true;
     }
     if (!merged && !exactFormat(static_cast<PiiType>(st[k])) && !namesARuleValue(u, c, rules, s0[k], s1[k])) {
-      c.add(s0[k], s1[k], static_cast<PiiType>(st[k]), prio::model);
+      // A name's span ends before its possessive 's, as the rules' do: "[Rukhsana]'s locker code".
+      c.add(s0[k], s1[k], static_cast<PiiType>(st[k]), prio::model,
+            st[k] == static_cast<std::int8_t>(PiiType::person) && u.tok[s1[k] - 1u].possessive);
     }
   }
   // A cue-based rule's span keeps its boundaries, but takes the model's type when the model is sure the words are

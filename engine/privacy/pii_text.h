@@ -74,6 +74,10 @@ struct Utterance {
   std::string_view phrase(std::size_t i, std::size_t j) const noexcept {
     return (i < j && j <= n) ? std::string_view(norm + tok[i].n0, tok[j - 1].n1 - tok[i].n0) : std::string_view();
   }
+  // The same without the last word's possessive 's: "pablo picasso's" -> "pablo picasso".
+  std::string_view stemPhrase(std::size_t i, std::size_t j) const noexcept {
+    return (i < j && j <= n) ? std::string_view(norm + tok[i].n0, tok[j - 1].s1 - tok[i].n0) : std::string_view();
+  }
   bool is(std::size_t i, std::string_view w) const noexcept { return i < n && word(i) == w; }
   bool has(std::size_t i, std::uint32_t flags) const noexcept { return i < n && (tok[i].lex & flags) != 0; }
   bool isNum(std::size_t i) const noexcept { return i < n && tok[i].num != NumKind::none; }

@@ -173,7 +173,19 @@ TEST(PiiDecoding, OneSpokenNumberIsOneValue) {
   ASSERT_TRUE(sd::tokenize("call anna maria now", lex, names));
   std::uint16_t n0[2] = {1, 2}, n1[2] = {2, 3};
   std::int8_t nt[2] = {0, 0};
-  EXPECT_EQ(sd::joinNumberRuns(names, q, 8, n0, n1, nt, 2), 2u);  // no number: two spans stay two
+  EXPECT_EQ(sd::joinNumberRuns(names, q, 8, n0, n1, nt, 2), 1u);  // touching names: one name
+  EXPECT_EQ(n1[0], 3u);
+  sd::Utterance listed;
+  ASSERT_TRUE(sd::tokenize("call anna, maria now", lex, listed));
+  std::uint16_t m0[2] = {1, 2}, m1[2] = {2, 3};
+  std::int8_t mt[2] = {0, 0};
+  EXPECT_EQ(sd::joinNumberRuns(listed, q, 8, m0, m1, mt, 2), 2u);  // a comma between: two people
+  sd::Utterance places;
+  ASSERT_TRUE(sd::tokenize("from oslo to bergen", lex, places));
+  std::uint16_t p0[2] = {1, 3}, p1[2] = {2, 4};
+  const auto location = static_cast<std::int8_t>(sotto::privacy::PiiType::location);
+  std::int8_t pt[2] = {location, location};
+  EXPECT_EQ(sd::joinNumberRuns(places, q, 8, p0, p1, pt, 2), 2u);  // not touching: two spans stay two
 }
 
 // The model's spans take whole values: a name sheds the age said after it and ends at its possessive, a spoken
@@ -216,6 +228,44 @@ TEST(PiiDecoding, ModelSpansTakeWholeValuesAndNamesNoNumbers) {
   sd::shapeModelSpans(form, q, 16, f0, f1, ft, 1);
   EXPECT_EQ(f0[0], 1u);
   EXPECT_EQ(f1[0], 3u);
+}
+
+// A name sheds the titles, wake words, fillers and form labels the model took in, and a famous name is dropped;
+// other values shed wake words and labels but keep "the" of a date.
+TEST(PiiDecoding, NamesShedTitlesFillersAndFamousPeople) {
+  namespace sd = sotto::privacy::detail;
+  const sotto::privacy::PiiLexicon lex;
+  using sotto::privacy::PiiType;
+  float q[16][sotto::privacy::kPiiTypeCount] = {};
+  struct Case {
+    const char* text;
+    PiiType type;
+    std::uint16_t s0, s1, want0, want1;
+  };
+  const Case cases[] = {
+      {"hey nurse teodor juarez from accounts called", PiiType::person, 0, 4, 2, 4},
+      {"hello my name is joy ortega cheers", PiiType::person, 4, 7, 4, 6},
+      {"patient saoirse haddad age three", PiiType::person, 0, 4, 1, 3},
+      {"what's pablo picasso's net worth", PiiType::person, 1, 3, 1, 1},  // empty: dropped
+      {"Account holder Linnea Forsythe account Y 205902", PiiType::person, 1, 4, 2, 4},
+      {"patient age three condition anxiety disorder", PiiType::health, 3, 6, 4, 6},
+      {"yo hawthorn hill logistics is where i work", PiiType::location, 0, 4, 1, 4},
+      {"the sixth of july is my birthday", PiiType::dateOfBirth, 0, 4, 0, 4},
+      {"i live at 12 oak dr", PiiType::address, 3, 6, 3, 6},
+  };
+  for (const Case& c : cases) {
+    sd::Utterance u;
+    ASSERT_TRUE(sd::tokenize(c.text, lex, u));
+    std::uint16_t s0[1] = {c.s0}, s1[1] = {c.s1};
+    std::int8_t st[1] = {static_cast<std::int8_t>(c.type)};
+    sd::shapeModelSpans(u, q, 16, s0, s1, st, 1);
+    if (c.want0 == c.want1) {
+      EXPECT_EQ(s0[0], s1[0]) << c.text;
+    } else {
+      EXPECT_EQ(s0[0], c.want0) << c.text;
+      EXPECT_EQ(s1[0], c.want1) << c.text;
+    }
+  }
 }
 
 // Words between "my" and the value a rule found are the value's name: the tagger adds no span for them.

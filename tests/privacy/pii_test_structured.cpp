@@ -85,6 +85,11 @@ TEST(PiiEmail, WrittenAndSpoken) {
   EXPECT_EQ(found("my work email is ops dash team at acme dash widgets dot co dot uk"),
             (Spans{"EMAIL=ops dash team at acme dash widgets dot co dot uk"}));
   EXPECT_TRUE(found("meet me at the station").empty());
+  // A wake word or a filler that opens the sentence is no part of a spoken address.
+  EXPECT_EQ(found("hey sotto zielinsky dot y thirty at proton dot me is my work email"),
+            (Spans{"EMAIL=zielinsky dot y thirty at proton dot me"}));
+  EXPECT_EQ(found("oh m underscore fitzroy at web dot de is my work email"),
+            (Spans{"EMAIL=m underscore fitzroy at web dot de"}));
 }
 
 TEST(PiiIp, DeviceAddressesButNotWellKnownOnes) {
