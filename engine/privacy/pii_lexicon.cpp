@@ -59,7 +59,8 @@ constexpr std::string_view kCommon =
 constexpr std::string_view kNotNames =
     "sotto computer alexa siri google assistant speaker hey hi hiya yo oi hello erm er um uh ah oh ok okay "
     "alright right so well sorry listen quick question cheers thanks ta please speaking here there "
-    "born age aged patient holder register name named called social condition account address dob "
+    "born age aged patient holder register name named called social condition account acct number num id address "
+    "dob "
     "try upped port passcode passphrase password pin "
     "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "

@@ -40,6 +40,10 @@ std::size_t joinNumberRuns(const Utterance& u, const float (*q)[kPiiTypeCount], 
 // one: "my [sin] is 673-833-117", "my [westpac] savings account is ...", "my driving [licence] number is ...".
 bool namesARuleValue(const Utterance& u, const Candidates& c, std::size_t rules, std::size_t t0,
                      std::size_t t1) noexcept;
+// True when the value starting at word t0 numbers a thing, not a person's account: "my order [4471-2290]", "the
+// ticket number is [55018832]", "the meeting id is [884 2291 4471]". Account and phone spans there, the rules' or
+// the model's, are dropped (an exact format, such as a card's checksum, still stands).
+bool numbersAThing(const Utterance& u, std::size_t t0) noexcept;
 // Shapes the model's spans in place: each grows into neighbouring words of its type (never across field
 // punctuation), takes all of a spoken number it starts or ends inside, sheds punctuation at its ends, and a name
 // sheds numbers and ends at its possessive. A span may end up empty (s0 == s1): the caller skips it.

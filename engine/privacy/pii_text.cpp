@@ -85,7 +85,9 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     // when balanced inside the token: "(206)" is part of a phone number.
     std::size_t b1 = j;
     std::uint32_t c1 = cj;
-    while (b0 < b1 && (leadingTrim(s[b0]) || ((s[b0] == '(' || s[b0] == ')') && !(hasOpen && hasClose)))) {
+    // "#" before digits is a number sign ("acct #44712290"), not part of the value.
+    while (b0 < b1 && (leadingTrim(s[b0]) || ((s[b0] == '(' || s[b0] == ')') && !(hasOpen && hasClose)) ||
+                       (s[b0] == '#' && b0 + 1 < b1 && s[b0 + 1] >= '0' && s[b0 + 1] <= '9'))) {
       ++b0;
       ++c0;
     }

@@ -186,6 +186,13 @@ TEST(PiiDecoding, OneSpokenNumberIsOneValue) {
   const auto location = static_cast<std::int8_t>(sotto::privacy::PiiType::location);
   std::int8_t pt[2] = {location, location};
   EXPECT_EQ(sd::joinNumberRuns(places, q, 8, p0, p1, pt, 2), 2u);  // not touching: two spans stay two
+  sd::Utterance dashed;  // a spoken dash inside the number: one value
+  ASSERT_TRUE(sd::tokenize("my account is four four dash one two", lex, dashed));
+  std::uint16_t d0[2] = {3, 5}, d1[2] = {5, 8};
+  const auto acct = static_cast<std::int8_t>(sotto::privacy::PiiType::accountNumber);
+  std::int8_t dt[2] = {acct, acct};
+  EXPECT_EQ(sd::joinNumberRuns(dashed, q, 8, d0, d1, dt, 2), 1u);
+  EXPECT_EQ(d1[0], 8u);
 }
 
 // The model's spans take whole values: a name sheds the age said after it and ends at its possessive, a spoken
@@ -266,6 +273,34 @@ TEST(PiiDecoding, NamesShedTitlesFillersAndFamousPeople) {
       EXPECT_EQ(s1[0], c.want1) << c.text;
     }
   }
+}
+
+// A number that names a thing (an order, a ticket, a meeting) is no account or phone; an account's stays one.
+TEST(PiiDecoding, ThingsNumbersAreNoAccounts) {
+  namespace sd = sotto::privacy::detail;
+  const sotto::privacy::PiiLexicon lex;
+  struct Case {
+    const char* text;
+    std::size_t t0;
+    bool thing;
+  };
+  const Case cases[] = {
+      {"the ticket number is 55018832", 4, true},
+      {"my order 4471-2290 hasn't arrived", 2, true},
+      {"the meeting id is 884 2291 4471", 4, true},
+      {"my account reference is 44812290", 4, false},
+      {"my customer number with the electric company is 300 448 1290", 8, false},
+      {"call me on 884 2291 4471", 3, false},
+  };
+  for (const Case& c : cases) {
+    sd::Utterance u;
+    ASSERT_TRUE(sd::tokenize(c.text, lex, u));
+    EXPECT_EQ(sd::numbersAThing(u, c.t0), c.thing) << c.text;
+  }
+  using sotto::privacy::test::found;
+  EXPECT_TRUE(found("the ticket number is 55018832").empty());
+  EXPECT_TRUE(found("the meeting id is 884 2291 4471").empty());
+  EXPECT_EQ(found("acct #44712290 please"), (std::vector<std::string>{"ACCOUNT_NUMBER=44712290"}));
 }
 
 // Words between "my" and the value a rule found are the value's name: the tagger adds no span for them.
