@@ -115,7 +115,7 @@ bool contactVerb(const Utterance& u, std::size_t i) noexcept {
                             "ask", "invite", "send", "pay", "update", "contact", "meet", "visit", "add", "notify",
                             "ping", "facetime", "video", "thank", "congratulate", "wish", "forward", "cc", "dm",
                             "whatsapp", "reply", "answer", "inform", "warn", "greet", "hug", "pick", "collect",
-                            "venmo", "zelle", "reimburse", "owe", "owes", "transfer", "reach"});
+                            "venmo", "zelle", "reimburse", "owe", "owes", "transfer", "reach", "let"});
 }
 
 bool attributeNoun(const Utterance& u, std::size_t i) noexcept {
@@ -183,7 +183,17 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
                ((u.is(i, "to") && u.anyOf(i - 1, i, {"talk", "talked", "talking", "speak", "spoke", "spoken",
                                                      "speaking", "chat", "chatted", "chatting", "reply", "write",
                                                      "wrote", "written", "listen", "going", "went", "lent", "gave",
-                                                     "owe"})) ||
+                                                     "owe", "hi", "hello", "goodnight"})) ||
+                // "forward this to [euphemia]", "send the photos to [X]"; not "how far is it to [glasgow]".
+                (u.is(i, "to") && i >= 2 &&
+                 u.anyOf(i - 1, i, {"this", "that", "it", "them", "these", "those", "message", "note", "photo",
+                                    "photos", "picture", "pictures", "link", "file", "reminder", "invite",
+                                    "invitation", "money", "list", "recipe", "video", "address", "location"}) &&
+                 u.anyOf(i >= 3 ? i - 3 : 0, i - 1, {"send", "sent", "forward", "forwarded", "give", "gave", "pass",
+                                                     "hand", "show", "read", "mail", "text", "email", "share",
+                                                     "shared", "transfer", "pay", "introduce", "return", "lend"})) ||
+                (u.is(i, "named") || (u.is(i, "name") && u.is(i - 1, "the")) ||
+                 (u.is(i, "of") && u.is(i - 1, "name"))) ||
                 (u.is(i, "from") && u.anyOf(i - 1, i, {"voicemail", "voicemails", "message", "messages", "text",
                                                        "texts", "email", "emails", "call", "calls", "letter", "note",
                                                        "hear", "heard", "anything", "news", "back", "card", "gift",
@@ -204,7 +214,8 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       // "did [umar] call", "has [umar juarez] replied yet", "what did [Uchenna Mbatha] say".
       std::size_t e = nameEnd(u, i + 1);
       static constexpr std::string_view kAfter[] = {"call", "called", "text", "texted", "reply", "replied",
-                                                    "respond", "responded", "say", "said", "write", "wrote"};
+                                                    "respond", "responded", "say", "said", "write", "wrote",
+                                                    "live", "know", "think", "like", "want", "remember", "prefer"};
       auto contactAfter = [&u](std::size_t k) {
         for (const std::string_view w : kAfter) {
           if (u.is(k, w)) return true;
@@ -215,7 +226,8 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       if (u.anyOf(e, e + 1, {"call", "called", "text", "texted", "reply", "replied", "respond", "responded",
                              "say", "said", "write", "wrote", "written", "email", "emailed", "message", "messaged",
                              "answer", "answered", "ring", "rang", "send", "sent", "leave", "left", "arrive",
-                             "arrived", "get", "got", "pay", "paid", "confirm", "confirmed", "ask", "asked"})) {
+                             "arrived", "get", "got", "pay", "paid", "confirm", "confirmed", "ask", "asked",
+                             "live", "know", "think", "like", "want", "remember", "prefer"})) {
         addName(u, c, i + 1, e);
         i = e - 1;
         continue;

@@ -148,6 +148,12 @@ TEST(PiiPerson, FramesWithoutACueWord) {
   EXPECT_EQ(found("the reservation is under grandma mwangura"), (Spans{"PERSON=mwangura"}));
   EXPECT_EQ(found("book an appointment with dr nnamdo zielinsky"), (Spans{"PERSON=nnamdo zielinsky"}));
   EXPECT_EQ(found("the doctor upped my dose"), Spans{});
+  EXPECT_EQ(found("where does kasimiro live again"), (Spans{"PERSON=kasimiro"}));
+  EXPECT_EQ(found("let ottavio know i'm running late"), (Spans{"PERSON=ottavio"}));
+  EXPECT_EQ(found("let me know"), Spans{});
+  EXPECT_EQ(found("forward this to euphemio"), (Spans{"PERSON=euphemio"}));
+  EXPECT_EQ(found("how far is it to glasgowe"), Spans{});  // "it to X" without a verb that hands something over
+  EXPECT_EQ(found("book dinner for two under the name castellanoz"), (Spans{"PERSON=castellanoz"}));
 }
 
 TEST(PiiPerson, OpeningNamesAndListsOfNames) {
