@@ -103,18 +103,7 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
     addModelCandidates(*model_, u, marks, cands, suspects, sure);
   }
 
-  // An account or phone shape that numbers a thing ("the ticket number is 55018832", "the meeting id is 884 2291
-  // 4471") is no personal value, whether a rule or the model found it; checksummed formats are never dropped.
-  std::size_t live = 0;
-  for (std::size_t k = 0; k < cands.n; ++k) {
-    const Candidate& x = cands.c[k];
-    if ((x.type == PiiType::accountNumber || x.type == PiiType::phone) && x.priority < prio::exact &&
-        numbersAThing(u, x.t0)) {
-      continue;
-    }
-    cands.c[live++] = x;
-  }
-  cands.n = live;
+  settleNumberTypes(u, cands);
   // Highest priority first, then the longer span; accepted spans never overlap.
   Candidate* first = cands.c;
   Candidate* last = cands.c + cands.n;

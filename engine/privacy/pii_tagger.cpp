@@ -237,6 +237,47 @@ bool numbersAThing(const Utterance& u, std::size_t t0) noexcept {
   return thing;
 }
 
+PiiType numberCueType(const Utterance& u, std::size_t t0) noexcept {
+  for (std::size_t k = t0, back = 0; k > 0 && back < 6; --k, ++back) {
+    const std::size_t w = k - 1;
+    if (u.isNum(w) || u.tok[w].hasDigit) break;
+    if (u.anyOf(w, w + 1, {"phone", "mobile", "cell", "cellphone", "landline", "fax", "whatsapp", "telephone", "tel",
+                           "call", "text", "ring", "reach", "dial", "extension"})) {
+      return PiiType::phone;
+    }
+    if (u.anyOf(w, w + 1, {"account", "acct", "customer", "member", "membership", "policy", "loyalty", "client",
+                           "subscriber", "billing"})) {
+      return PiiType::accountNumber;
+    }
+  }
+  return PiiType::person;  // no cue either way
+}
+
+void settleNumberTypes(const Utterance& u, Candidates& c) noexcept {
+  // An account or phone shape that numbers a thing ("the ticket number is 55018832", "the meeting id is 884 2291
+  // 4471") is no personal value, whether a rule or the model found it; checksummed formats are never dropped.
+  // Between the two number types that share shapes, the nearest cue decides ("the account i use for rent is 55 66
+  // 77 88" is no phone). A number type's span without a digit or a number word is no value ("my utility account
+  // [reads] ...").
+  std::size_t live = 0;
+  for (std::size_t k = 0; k < c.n; ++k) {
+    Candidate x = c.c[k];
+    const bool numberType = x.type == PiiType::accountNumber || x.type == PiiType::phone;
+    if (numberType && x.priority < prio::exact && numbersAThing(u, x.t0)) continue;
+    if ((numberType || x.type == PiiType::ssn || x.type == PiiType::creditCard) && x.priority == prio::model) {
+      bool digits = false;
+      for (std::size_t w = x.t0; w < x.t1 && !digits; ++w) digits = u.isNum(w) || u.tok[w].hasDigit;
+      if (!digits) continue;
+    }
+    if (numberType && x.priority < prio::exact) {
+      const PiiType cue = numberCueType(u, x.t0);
+      if (cue == PiiType::phone || cue == PiiType::accountNumber) x.type = cue;
+    }
+    c.c[live++] = x;
+  }
+  c.n = live;
+}
+
 void shapeModelSpans(const Utterance& u, const float (*q)[kPiiTypeCount], std::size_t qWords, std::uint16_t* s0,
                      std::uint16_t* s1, const std::int8_t* st, std::size_t spans) noexcept {
   // A model span grows into the neighbouring words the model gives its type at least kExtend: the words of one

@@ -297,7 +297,36 @@ TEST(PiiDecoding, ThingsNumbersAreNoAccounts) {
     ASSERT_TRUE(sd::tokenize(c.text, lex, u));
     EXPECT_EQ(sd::numbersAThing(u, c.t0), c.thing) << c.text;
   }
+  // Between phone and account, the nearest cue decides.
+  struct Cue {
+    const char* text;
+    std::size_t t0;
+    sotto::privacy::PiiType type;
+  };
+  const Cue cues[] = {
+      {"the account i use for rent is 55 66 77 88", 7, sotto::privacy::PiiType::accountNumber},
+      {"my account phone number is 206 555 0199", 5, sotto::privacy::PiiType::phone},
+      {"my customer reference is 0121 496 0000", 4, sotto::privacy::PiiType::accountNumber},
+      {"it is 0121 496 0000", 2, sotto::privacy::PiiType::person},  // no cue either way
+  };
+  for (const Cue& c : cues) {
+    sd::Utterance u;
+    ASSERT_TRUE(sd::tokenize(c.text, lex, u));
+    EXPECT_EQ(sd::numberCueType(u, c.t0), c.type) << c.text;
+  }
+  // All candidates at once: the thing's number goes, the model's digitless "account" goes, the cue retypes.
+  sd::Utterance utility;
+  ASSERT_TRUE(sd::tokenize("my utility account reads 2065550199 and the ticket is 55018832", lex, utility));
+  sd::Candidates c;
+  c.add(3, 4, sotto::privacy::PiiType::accountNumber, sd::prio::model);  // "reads"
+  c.add(4, 5, sotto::privacy::PiiType::phone, sd::prio::phone);           // the digits, by shape
+  c.add(9, 10, sotto::privacy::PiiType::accountNumber, sd::prio::account);
+  sd::settleNumberTypes(utility, c);
+  ASSERT_EQ(c.n, 1u);
+  EXPECT_EQ(c.c[0].t0, 4u);
+  EXPECT_EQ(c.c[0].type, sotto::privacy::PiiType::accountNumber);
   using sotto::privacy::test::found;
+  EXPECT_EQ(found("my account phone number is 206 555 0199"), (std::vector<std::string>{"PHONE=206 555 0199"}));
   EXPECT_TRUE(found("the ticket number is 55018832").empty());
   EXPECT_TRUE(found("the meeting id is 884 2291 4471").empty());
   EXPECT_EQ(found("acct #44712290 please"), (std::vector<std::string>{"ACCOUNT_NUMBER=44712290"}));
