@@ -336,6 +336,14 @@ void shapeModelSpans(const Utterance& u, const float (*q)[kPiiTypeCount], std::s
       };
       while (s0[k] < s1[k] && filler(s0[k])) ++s0[k];
       while (s1[k] > s0[k] && filler(s1[k] - 1u)) --s1[k];
+      // A condition or a medicine starts after its article or dose: "[a] migraine", "[50 mg of] sertraline".
+      if (st[k] == static_cast<std::int8_t>(PiiType::health)) {
+        while (s0[k] + 1 < s1[k] && (u.anyOf(s0[k], s0[k] + 1u, {"a", "an", "some", "mg", "milligrams", "mcg",
+                                                                  "ml", "units", "of", "dose", "doses"}) ||
+                                     u.isNum(s0[k]) || u.tok[s0[k]].hasDigit)) {
+          ++s0[k];
+        }
+      }
       continue;
     }
     // A name neither starts nor ends on a word no name is: a title, a wake word, a filler or a form label ("hey

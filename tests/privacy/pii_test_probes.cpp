@@ -259,6 +259,8 @@ TEST(PiiDecoding, NamesShedTitlesFillersAndFamousPeople) {
       {"yo hawthorn hill logistics is where i work", PiiType::location, 0, 4, 1, 4},
       {"the sixth of july is my birthday", PiiType::dateOfBirth, 0, 4, 0, 4},
       {"i live at 12 oak dr", PiiType::address, 3, 6, 3, 6},
+      {"i take 50 mg of sertraline daily", PiiType::health, 2, 6, 5, 6},
+      {"i've got a migraine again", PiiType::health, 2, 4, 3, 4},
   };
   for (const Case& c : cases) {
     sd::Utterance u;
