@@ -34,8 +34,9 @@ bool readGroup(const Utterance& u, std::size_t i, std::size_t maxTokens, DigitGr
   g = DigitGroup{};
   if (!groupToken(u, i)) return false;
   g.t0 = i;
-  std::size_t p = i;
-  while (p < u.n && p - i < maxTokens && groupToken(u, p)) {
+  std::size_t p = i, groups = 0;
+  while (p < u.n && groups < maxTokens && groupToken(u, p)) {
+    ++groups;
     const std::string_view raw = u.raw(p);
     std::size_t before = g.len;
     for (char ch : raw) {
@@ -48,6 +49,8 @@ bool readGroup(const Utterance& u, std::size_t i, std::size_t maxTokens, DigitGr
     (void)before;
     ++p;
     if (u.tok[p - 1].commaAfter || u.tok[p - 1].stopAfter || u.tok[p - 1].colonAfter) break;
+    // A dash typed with spaces around it joins the groups: "412 - 88 - 1991".
+    if (groups < maxTokens && u.raw(p) == "-" && groupToken(u, p + 1)) ++p;
   }
   g.t1 = p;
   return true;
@@ -161,9 +164,10 @@ void findCards(const Utterance& u, Candidates& c) noexcept {
 
 // ---- SSN ----
 bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
-  if (u.is(i, "ssn") || u.is(i, "social") || u.is(i, "ssn#")) return true;
-  // "ss number", "s s n", "s s number".
-  if (u.is(i, "ss") && u.anyOf(i + 1, i + 2, {"number", "no", "#", "num"})) return true;
+  if (u.is(i, "ssn") || u.is(i, "social") || u.is(i, "ssn#") || u.is(i, "s.s.n") || u.is(i, "s.s.n.")) return true;
+  if (i < u.n && u.tok[i].possessive && (u.stem(i) == "social" || u.stem(i) == "ssn")) return true;  // "my social's ..."
+  // "ss number", "s s n", "s s number", "my ss card".
+  if (u.is(i, "ss") && u.anyOf(i + 1, i + 2, {"number", "no", "#", "num", "card"})) return true;
   return u.is(i, "s") && u.is(i + 1, "s") && (u.is(i + 2, "n") || u.is(i + 2, "number"));
 }
 bool ssnCue(const Utterance& u, std::size_t i) noexcept {

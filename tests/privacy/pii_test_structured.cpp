@@ -57,6 +57,13 @@ TEST(PiiSsn, ShapesAndCues) {
   EXPECT_EQ(found("my s s n is double three five one seven double five double six"),
             (Spans{"SSN=double three five one seven double five double six"}));
   EXPECT_TRUE(found("what is a social security number used for").empty());
+  // Cues and separators written other ways.
+  EXPECT_EQ(found("my s.s.n. is 412 88 1991"), (Spans{"SSN=412 88 1991"}));
+  EXPECT_EQ(found("the number on my ss card is four one two eight eight one nine nine one"),
+            (Spans{"SSN=four one two eight eight one nine nine one"}));
+  EXPECT_EQ(found("my social's four one two eight eight one niner niner one"),
+            (Spans{"SSN=four one two eight eight one niner niner one"}));
+  EXPECT_EQ(found("my social security number is 412 - 88 - 1991"), (Spans{"SSN=412 - 88 - 1991"}));
 }
 
 TEST(PiiPhone, Formats) {
