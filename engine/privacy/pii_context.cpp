@@ -261,16 +261,21 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
 bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept {
   return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
                             "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
-                            "verification", "login", "atm", "card"});
+                            "verification", "login", "atm", "card", "doorbell", "mailbox", "shed", "storage",
+                            "padlock", "lockbox", "vault", "intercom"});
 }
 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb).
   const std::string_view w = u.stem(i);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
-                               "passkey"}) {
+                               "combo", "passkey"}) {
     if (w == cue) return true;
   }
+  // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
+  if (w == "pass" && u.tok[i].colonAfter) return true;
+  if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
+  if (w == "answer" && u.anyOf(i - 1, i, {"security", "secret"})) return true;
   if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"}) ||
                      (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && u.anyOf(i + 2, i + 5, {"wifi", "wi-fi", "network", "router"})))) {
     return true;
@@ -281,7 +286,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
-    return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 5);
+    return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6);
   }
   return false;
 }
@@ -296,9 +301,13 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     if (!secretCue(u, i)) continue;
     std::size_t s = i + 1;
     bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
-    // "the password for the guest wifi is X", "change my pin to X".
-    for (std::size_t k = 0; k < 6 && s < u.n && !sawIs; ++k) {
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "to", "as", "are"}) || u.tok[s].colonAfter) {
+    // "the password for the guest wifi is X", "change my pin to X", "the code for the safe in the bedroom is X".
+    for (std::size_t k = 0; k < 8 && s < u.n && !sawIs; ++k) {
+      // "to" gives the value after a change ("change my pin to X"), not a purpose ("the code to get in is X").
+      const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
+                                             u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
+                                                                            "update", "updated", "switch"}));
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are"}) || toValue || u.tok[s].colonAfter) {
         sawIs = true;
         ++s;
         break;

@@ -160,7 +160,9 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
     } else if (u.is(i, "register") || u.is(i, "regarding") || u.is(i, "re")) {
       s = i + 1;
       slot = Slot::strong;
-    } else if (contactVerb(u, i) && !(u.is(i, "call") && u.is(i + 1, "me"))) {
+    } else if (contactVerb(u, i) && !(u.is(i, "call") && u.is(i + 1, "me")) &&
+               !(u.is(i, "ring") && i + 1 < u.n && u.tok[i + 1].english && !u.has(i + 1, lex::firstName | lex::surname))) {
+      // ("ring" is a doorbell's brand as often as a call: "my ring [doorbell] code" names nobody.)
       s = i + 1;
       if (u.is(s, "to") && (u.is(i, "send") || u.is(i, "transfer") || u.is(i, "pay"))) ++s;
       slot = publicFrame ? Slot::weak : Slot::strong;

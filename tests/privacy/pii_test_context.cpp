@@ -88,6 +88,15 @@ TEST(PiiSecret, SecretOnly) {
             (Spans{"PIN_OR_PASSWORD=eight two seven six two"}));
   EXPECT_TRUE(found("what's the zip code for denver").empty());
   EXPECT_TRUE(found("what does error code five oh three mean").empty());
+  // Cues further from the value, and cues said other ways.
+  EXPECT_EQ(found("the code to get into the building is 4 7 1 9"), (Spans{"PIN_OR_PASSWORD=4 7 1 9"}));
+  EXPECT_EQ(found("the code for the safe in the bedroom is 0-4-1-5"), (Spans{"PIN_OR_PASSWORD=0-4-1-5"}));
+  EXPECT_EQ(found("the combo for my locker is 14 28 7"), (Spans{"PIN_OR_PASSWORD=14 28 7"}));
+  EXPECT_EQ(found("wifi: HomeNet / pass: gr33nL1ght"), (Spans{"PIN_OR_PASSWORD=gr33nL1ght"}));
+  EXPECT_EQ(found("my secret word is pineapple"), (Spans{"PIN_OR_PASSWORD=pineapple"}));
+  EXPECT_EQ(found("change my pin to 4471"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  EXPECT_EQ(found("my ring doorbell code is seventy seven twelve"),
+            (Spans{"PIN_OR_PASSWORD=seventy seven twelve"}));
 }
 
 TEST(PiiHealth, AboutAPerson) {
