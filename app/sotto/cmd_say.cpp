@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -63,11 +64,6 @@ class SinkOutput final : public speech::PcmOutput {
   hal::AudioSink& sink_;
   std::string error_;
 };
-
-void sleepMs(long ms) {
-  timespec ts{ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, nullptr);
-}
 
 int report(const speech::TtsStage& stage, uint32_t rateHz) {
   const auto& s = stage.stats();
@@ -220,7 +216,10 @@ int cmdSay(int argc, char** argv) {
     return 1;
   }
   speech::AudioStage& stageAudio = **audio;
-  speech::RingOutput out(stageAudio.playbackRing(), rate);
+  // The writer and the drain below sleep on the audio thread's pops; a Ctrl-C wakes them (wakeOnCancel).
+  pipeline::Wakeup& popped = stageAudio.playbackWakeup();
+  gCancel.wakeOnCancel(&popped);
+  speech::RingOutput out(stageAudio.playbackRing(), rate, 100, &popped);
   auto stage = speech::TtsStage::create(std::move(tts).value(), out);
   if (!stage) {
     std::fprintf(stderr, "sotto say: %s\n", stage.error().message.c_str());
@@ -234,9 +233,21 @@ int cmdSay(int argc, char** argv) {
   pipeline::Heartbeat beat;
   std::thread audioThread([&] { failed = !stageAudio.run(stop, beat); });
   Status said = (*stage)->speak(text, gCancel);
-  // Let the speaker play what is queued (ring, then the device buffer) unless interrupted.
-  while (!gCancel.cancelled() && !failed && stageAudio.playbackRing().size() > 0) sleepMs(5);
-  if (!gCancel.cancelled() && !failed) sleepMs(static_cast<long>(p.periodMs) * p.periods + 20);
+  // Let the speaker play what is queued (ring, then the device buffer) unless interrupted. The waits are bounded:
+  // an audio thread that failed notifies no more.
+  while (!gCancel.cancelled() && !failed) {
+    const uint32_t ticket = popped.prepare();
+    if (stageAudio.playbackRing().size() == 0) break;
+    popped.wait(ticket, 100 * 1000000LL);
+  }
+  const auto drained = std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(static_cast<long>(p.periodMs) * p.periods + 20);
+  while (!gCancel.cancelled() && !failed && std::chrono::steady_clock::now() < drained) {
+    const uint32_t ticket = popped.prepare();
+    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(drained - std::chrono::steady_clock::now());
+    if (gCancel.cancelled() || left.count() <= 0) break;
+    popped.wait(ticket, left.count());  // a cancel cuts the device's last periods short
+  }
   stop = true;
   audioThread.join();
   stageAudio.stopDevices();

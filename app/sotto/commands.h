@@ -17,5 +17,6 @@ int cmdAudit(int argc, char** argv);   // privacy: `sotto audit [--json] [--conf
 int cmdAsk(int argc, char** argv);     // brain: `sotto ask [--json] [--privacy M] [--route R] TEXT`, routed answer
 int cmdSay(int argc, char** argv);     // speech: `sotto say [--voice V] [-o OUT.wav] TEXT`, streaming TTS
 int cmdServe(int argc, char** argv);   // cloud: `sotto serve -m FILE`, OpenAI-compatible loopback endpoint
+int cmdControl(int argc, char** argv); // daemon: `sotto control status|answer|cancel [ID]`, sottod's control socket
 
 }  // namespace sotto::cli

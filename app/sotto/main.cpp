@@ -34,6 +34,8 @@ void usage(FILE* out) {
       "                         show the requests that left the device (decrypted audit log)\n"
       "  serve -m FILE [--port N] [--fault SPEC]\n"
       "                         OpenAI-compatible streaming endpoint on loopback (see serve --help)\n"
+      "  control status|answer|cancel [ID]\n"
+      "                         talk to the running sottod: its status, the answer in progress, stop an answer\n"
       "  version                same as --version\n"
       "\n"
       "Options: --help, --version (version, build, target architecture, CPU features detected at run time)\n",
@@ -70,6 +72,7 @@ int main(int argc, char** argv) {
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
   if (cmd == "audit") return sotto::cli::cmdAudit(argc - 1, argv + 1);
   if (cmd == "say") return sotto::cli::cmdSay(argc - 1, argv + 1);
+  if (cmd == "control") return sotto::cli::cmdControl(argc - 1, argv + 1);
   if (cmd == "serve") return sotto::cli::cmdServe(argc - 1, argv + 1);
   if (cmd == "check-config") {
     if (argc != 3) {

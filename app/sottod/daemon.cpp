@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The daemon's control thread: signals through signalfd, health-gated watchdog pings, live STATUS.
+// The daemon's control thread: signals through signalfd, health-gated watchdog pings, live STATUS, and the control
+// socket's commands.
 #include "app/sottod/daemon.h"
 
 #include <poll.h>
@@ -11,7 +12,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <optional>
 
+#include "app/sottod/control.h"
 #include "app/sottod/notify.h"
 #include "app/sottod/pipeline.h"
 #include "sotto/hal/atomic_file.h"
@@ -41,6 +45,26 @@ Status ensureDirectory(const std::string& path, mode_t mode) {
   }
   return {};
 }
+
+// The control socket's commands on the running pipeline.
+class PipelineControl final : public ControlTarget {
+ public:
+  PipelineControl(Pipeline& pipe, std::function<std::string(std::string)> decorate)
+      : pipe_(pipe), decorate_(std::move(decorate)) {}
+  std::string status() override { return decorate_(pipe_.statusLine()); }
+  uint64_t currentAnswer() override { return pipe_.answers() != nullptr ? pipe_.answers()->currentAnswer() : 0; }
+  bool cancelAnswer(uint64_t id) override {
+    answer::AnswerStage* a = pipe_.answers();
+    if (a == nullptr || !a->cancelAnswer(id)) return false;
+    SOTTO_LOG_INFO("daemon", "control-cancel", "answer %llu cancelled through the control socket",
+                   static_cast<unsigned long long>(id));
+    return true;
+  }
+
+ private:
+  Pipeline& pipe_;
+  std::function<std::string(std::string)> decorate_;
+};
 
 }  // namespace
 
@@ -139,6 +163,17 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
     for (const auto& d : degraded) s += " [" + d + "]";
     return s;
   };
+  // The control socket; without it (no runtime directory, a path in the way) the daemon answers as before and
+  // says so on every STATUS.
+  std::optional<ControlSocket> control;
+  if (auto made = ControlSocket::create(cfg.runtimeDir + "/control")) {
+    control.emplace(std::move(made).value());
+    SOTTO_LOG_INFO("daemon", "control", "control socket %s", control->path().c_str());
+  } else {
+    degraded.push_back("control socket unavailable");
+    SOTTO_LOG_WARN("daemon", "control", "no control socket: %s", made.error().message.c_str());
+  }
+  PipelineControl controlTarget(*pipe, withDegradations);
   notifier.ready(withDegradations(pipe->statusLine()));
 
   const uint64_t stallNs = static_cast<uint64_t>(cfg.watchdogStallMs) * 1000000u;
@@ -154,8 +189,8 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
   int exitCode = 0;
 
   for (;;) {
-    pollfd pfd{sfd, POLLIN, 0};
-    int pr = poll(&pfd, 1, static_cast<int>(tickMs));
+    pollfd pfd[2] = {{sfd, POLLIN, 0}, {control ? control->fd() : -1, POLLIN, 0}};
+    int pr = poll(pfd, control ? 2 : 1, static_cast<int>(tickMs));
     if (pr < 0 && errno != EINTR) {
       SOTTO_LOG_ERROR("daemon", "poll", "poll failed: %s", std::strerror(errno));
       exitCode = 1;
@@ -172,6 +207,10 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
       }
     }
     if (quit) break;
+    if (control && (pfd[1].revents & POLLIN)) {
+      for (int k = 0; k < 8 && control->serveOne(controlTarget); ++k) {
+      }
+    }
 
     uint64_t now = pipeline::monotonicNowNs();
     for (size_t i = 0; i < faults.size(); ++i) {

@@ -57,6 +57,7 @@ class Pipeline {
   void logSpeechMetrics() const;
   // The brain and TTS threads (answers to transcripts, announcements); null when no audio device opened.
   const answer::AnswerStage* answers() const { return answers_.get(); }
+  answer::AnswerStage* answers() { return answers_.get(); }
   // Control thread: logs the answer metrics (counts, endpoint to first audio) as one line.
   void logAnswerMetrics() const;
 

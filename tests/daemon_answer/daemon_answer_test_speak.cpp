@@ -2,11 +2,15 @@
 // sottod answers out loud: a generated spoken request (wav capture) is answered through the brain and the TTS into
 // the wav sink; a wake word during the answer stops it and the next request is still answered; timers are spoken.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -222,6 +226,74 @@ TEST_F(DaemonAnswer, WakeWordDuringTheAnswerStopsItAndTheNextRequestIsAnswered) 
   EXPECT_GT(loudFramesIn(sink_, firstEnd, static_cast<uint64_t>(bargeMs)), 10u);
   EXPECT_EQ(loudFramesIn(sink_, static_cast<uint64_t>(bargeMs) + 200, secondEnd), 0u) << "playback did not stop";
   EXPECT_GT(loudFramesIn(sink_, secondEnd, sink_.size() / 16), 40u) << "second answer not audible";
+}
+
+// One command to sottod's control socket; its reply line, or "" when it could not connect.
+std::string control(const std::string& socketPath, const std::string& command) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, socketPath.c_str(), sizeof a.sun_path - 1);
+  std::string reply;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string line = command + "\n";
+    (void)!::write(fd, line.data(), line.size());
+    char buf[512];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0) reply.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return reply;
+}
+
+// The control socket: the answer in progress has an id, and cancelling that id stops it as a barge-in would.
+TEST_F(DaemonAnswer, ControlSocketCancelsTheAnswerInProgressById) {
+  ASSERT_TRUE(say("what time is it", dir_.file("req.wav")));
+  ASSERT_TRUE(silence(6.0, dir_.file("tail.wav")));
+  mic({"sil.wav", "wake.wav", "sil.wav", "req.wav", "tail.wav"});
+  DaemonChild d;
+  auto args = d.baseArgs();
+  args.insert(args.end(), {"--set", "audio.capture.backend=wav", "--set", "audio.capture.device=" + dir_.file("mic.wav"),
+                           "--set", "audio.playback.backend=wav", "--set", "audio.playback.device=" + d.dir() + "/out.wav",
+                           "--set", "audio.playback.rate=16000", "--set", "model.path=" + dir_.file("model.gguf"),
+                           "--set", "tts.rate=50"});  // a slow answer: still playing when the test cancels it
+  d.start(args, 0);
+  ASSERT_FALSE(d.waitFor("READY=1", 20000ms).empty()) << d.stderrText();
+  const std::string sock = d.dir() + "/run/control";
+  EXPECT_EQ(control(sock, "answer"), "ok answer none\n");
+  EXPECT_EQ(control(sock, "cancel 1"), "error: answer 1 is not in progress\n");
+  EXPECT_EQ(control(sock, "status").rfind("ok ", 0), 0u);
+  std::string id;
+  for (auto end = std::chrono::steady_clock::now() + 20000ms; std::chrono::steady_clock::now() < end && id.empty();) {
+    const std::string r = control(sock, "answer");
+    if (r.rfind("ok answer ", 0) == 0 && r != "ok answer none\n") id = r.substr(10, r.size() - 11);
+    if (id.empty()) std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_FALSE(id.empty()) << d.stderrText();
+  EXPECT_EQ(control(sock, "cancel " + std::to_string(std::stoull(id) + 1)),
+            "error: answer " + std::to_string(std::stoull(id) + 1) + " is not in progress\n")
+      << "a later id cancels nothing";
+  // The answer may end on its own between the two commands only if its audio were shorter than the test's turn
+  // around; at half speed it lasts over a second.
+  EXPECT_EQ(control(sock, "cancel " + id), "ok cancelled " + id + "\n") << d.stderrText();
+  for (auto end = std::chrono::steady_clock::now() + 5000ms;
+       std::chrono::steady_clock::now() < end && linesWith(d.stderrText(), "tts[cancelled]").empty();) {
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(linesWith(d.stderrText(), "tts[cancelled]").size(), 1u) << d.stderrText();
+  EXPECT_EQ(control(sock, "answer"), "ok answer none\n");
+  // The CLI says the same: the reply on stdout and 0, an error on stderr and 1.
+  EXPECT_EQ(std::system((std::string(SOTTO_CLI_PATH) + " control --socket " + sock + " answer > " + d.dir() +
+                         "/cli.txt").c_str()),
+            0);
+  EXPECT_EQ(std::system((std::string(SOTTO_CLI_PATH) + " control --socket " + sock + " cancel 999 2> " + d.dir() +
+                         "/cli.err").c_str()) >> 8,
+            1);
+  d.signal(SIGTERM);
+  EXPECT_EQ(d.wait(5000ms), 0);
+  const std::string log = d.stderrText();
+  EXPECT_EQ(linesWith(log, "control-cancel").size(), 1u) << log;
+  EXPECT_TRUE(linesWith(log, "tts[spoken]").empty()) << log;
 }
 
 TEST_F(DaemonAnswer, TimerExpiryIsSpoken) {
