@@ -423,6 +423,7 @@ void AnswerStage::brainMain() {
     speech::TranscriptMessage t;
     if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
       requests_.fetch_add(1, std::memory_order_relaxed);
+      lastFinal_ = t.sequence;
       answer(brain.get(), &t, t.textView());
       continue;
     }
@@ -434,7 +435,9 @@ void AnswerStage::brainMain() {
     }
     // Nothing to answer: prepare the next answer from what the user has said so far.
     if (brain && options_.speculate && speech_ != nullptr && speech_->stablePartials().take(t)) {
-      speculate(*brain, t);
+      // A partial of a turn already answered (published just before its final) would only take the CPU from the
+      // answer being spoken.
+      if (t.sequence > lastFinal_) speculate(*brain, t);
       continue;
     }
     // Timers and alarms wait until the current answer has been said; then they are said like an answer.

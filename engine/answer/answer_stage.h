@@ -160,6 +160,7 @@ class AnswerStage {
   std::atomic<bool> stallTts_{false};
   std::atomic<int> ttsState_{0};      // 0 starting, 1 running, -1 unavailable
   uint64_t lastPosted_ = 0;           // brain thread: id of the last answer sent to the TTS thread
+  uint64_t lastFinal_ = 0;            // brain thread: sequence of the last transcript taken from the speech stage
   bool askedAgain_ = false;           // brain thread: the last answer asked the user to say it again
   std::atomic<uint64_t> ttsDone_{0};  // TTS thread: id of the last answer it finished with
   std::atomic<uint64_t> requests_{0}, answered_{0}, failed_{0}, announcements_{0}, superseded_{0}, spoken_{0},

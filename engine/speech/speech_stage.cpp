@@ -191,7 +191,9 @@ void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
   }
 }
 
-void SpeechStage::onStablePartial(std::string_view text, uint64_t tMs) {
+void SpeechStage::onStablePartial(std::string_view text, uint64_t tMs) { publishStablePartial(text, tMs); }
+
+void SpeechStage::publishStablePartial(std::string_view text, uint64_t tMs) noexcept {
   if (speculationCancel_ == nullptr) return;
   TranscriptMessage msg;
   msg.sequence = sequence_ + 1;  // the final this partial leads to

@@ -111,6 +111,10 @@ class SpeechStage final : private ListenerEvents {
   // The speech thread publishes, the brain thread takes. Same message as a final (sequence: the final it will
   // belong to, tMs: audio time of the pause).
   pipeline::LatestSlot<TranscriptMessage>& stablePartials() noexcept { return stable_; }
+  // Speech thread (the Listener's stable-partial event, or a test driving the stage): publishes `text` (audio time
+  // tMs) as the stable partial of the utterance in progress, cancels the speculation in progress and wakes the
+  // brain. No-op without setSpeculation(). Never blocks or allocates.
+  void publishStablePartial(std::string_view text, uint64_t tMs) noexcept;
   pipeline::SpscMailbox<pipeline::Message>& commands() { return meter_.commands(); }
   const InputMeter& meter() const { return meter_; }
   SpeechState state() const noexcept { return static_cast<SpeechState>(state_.load(std::memory_order_relaxed)); }

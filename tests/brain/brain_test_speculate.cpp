@@ -3,10 +3,13 @@
 // back to the prefix the final shares with it (the answer is the cold one's), nothing a partial says takes effect
 // before the turn ends, and a speculation superseded or cancelled leaves the brain answering as before.
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
 #include "app/serve/server.h"
+#include "engine/answer/answer_stage.h"
+#include "engine/speech/speech_stage.h"
 #include "engine/llm/chat_template.h"
 #include "engine/llm/model.h"
 #include "engine/llm/tokenizer.h"
@@ -205,6 +208,63 @@ TEST_F(BrainSpeculation, SupersededOrCancelledSpeculationEndsCleanly) {
     EXPECT_EQ(mid->keptTokens + mid->evaluatedTokens, mid->promptTokens);
   }
   EXPECT_EQ(ask(*b, final).answer, expected);
+}
+
+// The stage as sottod runs it: the speech stage publishes a stable partial, the brain thread (idle) speculates on
+// it, and the request that follows reuses its prompt up to the first differing token; with speculate off the same
+// partial is not worked on.
+TEST_F(BrainSpeculation, TheAnswerStageSpeculatesOnTheSpeechStagesPartials) {
+  const std::string partial = "what is the tallest mountain in";
+  const std::string final = "what is the tallest mountain in europe";
+  const size_t common = sharedPrefix(promptTokens(model_, partial), promptTokens(model_, final));
+  for (const bool speculate : {true, false}) {
+    SCOPED_TRACE(speculate ? "speculate on" : "speculate off");
+    ScratchDir dir;
+    config::Config c = testConfig(dir.path());
+    c.modelPath = model_;
+    c.cacheExactEntries = 0;
+    c.cacheSemanticEntries = 0;
+    BrainOverrides o = testOverrides();
+    o.forced = router::ForcedRoute::local;
+    AnswerStageOptions so;
+    so.brain = app::brainOptionsFrom(c, o);
+    so.speculate = speculate;
+    auto meter = speech::InputMeter::create(1600, 160);
+    ASSERT_TRUE(meter.ok());
+    auto speech = speech::SpeechStage::create(std::move(meter).value(), nullptr, nullptr, nullptr, 16000);
+    ASSERT_TRUE(speech.ok()) << speech.error().message;
+    pipeline::CancelToken token;
+    auto stage = AnswerStage::create(so, speech->get(), nullptr, token, nullptr);
+    ASSERT_TRUE(stage.ok()) << stage.error().message;
+    std::atomic<bool> stop{false};
+    ASSERT_TRUE((*stage)->start(stop).ok());
+    auto waitFor = [](auto pred) {
+      const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (!pred() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return pred();
+    };
+    AnswerStage& s = **stage;
+    ASSERT_TRUE(waitFor([&] { return s.counters().brainReady; }));
+    (*speech)->publishStablePartial(partial, 1000);  // the test is the speech thread
+    if (speculate) {
+      ASSERT_TRUE(waitFor([&] { return s.counters().speculations == 1; }));
+      EXPECT_GT(s.counters().speculatedTokens, 0u);
+      EXPECT_EQ((*speech)->counters().stablePartials, 1u);
+    }
+    ASSERT_TRUE(s.submit(final));
+    ASSERT_TRUE(waitFor([&] { return s.counters().answered == 1; }));
+    const AnswerCounters n = s.counters();
+    EXPECT_EQ(n.promptTokens, promptTokens(model_, final).size());
+    if (speculate) {
+      EXPECT_EQ(n.promptReused, common);
+    } else {
+      EXPECT_EQ(n.speculations, 0u);
+      EXPECT_EQ((*speech)->counters().stablePartials, 0u);
+      EXPECT_LT(n.promptReused, common) << "only the system prompt was cached";
+    }
+    stop = true;
+    s.stop();
+  }
 }
 
 }  // namespace
