@@ -19,6 +19,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
   lc.endpointCompleteMs = c.endpointCompleteMs;
+  lc.stablePartials = c.speculate;  // the brain speculates on them (answerStageOptionsFrom)
   // Without the echo canceller the device would hear itself say the stop phrase.
   lc.stopPhrase = c.aec ? c.stopPhrase : std::string();
   lc.stopThresholdExponent = c.stopThresholdExponent;

@@ -60,6 +60,7 @@ struct Config {
   bool semanticEndpoint = false;     // a whole command ends its turn after endpointCompleteMs of silence
   uint32_t endpointCompleteMs = 0;
   uint32_t followUpMs = 0;           // after an answer, listen this long without the wake word; 0 = off
+  bool speculate = false;            // prepare the answer (local model prefill) from stable partials
   std::string stopPhrase;            // spotted during playback without the wake word; empty = off
   int stopThresholdExponent = 0;     // its keyphrase threshold 1e<exponent>
   bool aec = false;                       // acoustic echo cancellation on the audio thread

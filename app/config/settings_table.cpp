@@ -127,6 +127,11 @@ constexpr auto kSettings = std::to_array<Setting>({
     unsignedSetting("speech.follow-up-ms", "0", "ms", 0, 30000, SOTTO_FIELD(followUpMs),
                     "Follow-up without the wake word: once an answer has been spoken, speech that starts within "
                     "this window is heard as the next request; 0 = off (the wake word is always needed)."),
+    boolSetting("speech.speculate", "false", SOTTO_FIELD(speculate),
+                "Speculative work on stable partials: at each pause of speech.endpoint-complete-ms that does not "
+                "end the turn, the brain reads the words so far and, unless they are a command, prefills the local "
+                "model's KV cache with their prompt; the final keeps the prefix it shares with it and evaluates "
+                "the rest. Nothing takes effect before the turn ends (no handler runs, nothing is sent or said)."),
     textSetting("speech.stop-phrase", "stop", 64, Empty::allowed, SOTTO_FIELD(stopPhrase),
                 "Said while the device speaks, this phrase stops the answer without the wake word (spotted on the "
                 "echo-cancelled capture, only during playback and only with speech.aec on); empty = off."),

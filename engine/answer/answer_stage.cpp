@@ -128,6 +128,7 @@ Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOption
   p->cancel_ = &cancel;
   p->ttsBeat_ = ttsBeat;
   if (speech != nullptr) speech->setTranscriptWakeup(&p->brainWake_);
+  if (speech != nullptr && options.speculate) speech->setSpeculation(&p->speculation_);
   // A barge-in wakes the TTS thread waiting for room in the playback ring.
   if (p->audio_ != nullptr && !cancel.wakeOnCancel(&p->audio_->playbackWakeup()))
     return makeError(Errc::invalid_argument, "answer stage: the cancel token wakes too many stages");
@@ -169,6 +170,7 @@ Status AnswerStage::start(const std::atomic<bool>& stop) {
 void AnswerStage::stop() {
   if (!started_) return;
   cancel_->cancel();  // the model, the cloud stream and the TTS return within a token / chunk
+  speculation_.cancel();
   brainWake_.notify();  // the caller has set the stop flag: both threads look at it again
   ttsWake_.notify();
   brainThread_.join();
@@ -187,6 +189,11 @@ AnswerCounters AnswerStage::counters() const noexcept {
   c.cancelled = cancelledAnswers_.load(std::memory_order_relaxed);
   c.textDropped = textDropped_.load(std::memory_order_relaxed);
   c.cancelledById = cancelledById_.load(std::memory_order_relaxed);
+  c.speculations = speculations_.load(std::memory_order_relaxed);
+  c.speculationsCancelled = speculationsCancelled_.load(std::memory_order_relaxed);
+  c.speculatedTokens = speculatedTokens_.load(std::memory_order_relaxed);
+  c.promptTokens = promptTokens_.load(std::memory_order_relaxed);
+  c.promptReused = promptReused_.load(std::memory_order_relaxed);
   c.brainReady = brainReady_.load(std::memory_order_relaxed);
   c.speaking = ttsState_.load(std::memory_order_relaxed) == 1;
   return c;
@@ -281,6 +288,14 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
       // an answer to that which is unsure again is not followed by another round (nothing is executed either way).
       if (r->clarify && !askedAgain_ && speech_ != nullptr) speech_->listenAgain();
       askedAgain_ = r->clarify && !askedAgain_;
+      const PromptReuse reuse = brain->lastPromptReuse();
+      if (reuse.promptTokens > 0) {
+        promptTokens_.fetch_add(reuse.promptTokens, std::memory_order_relaxed);
+        promptReused_.fetch_add(reuse.reusedTokens, std::memory_order_relaxed);
+        SOTTO_LOG_INFO("answer", "prompt", "request %llu: local prompt of %zu tokens, %zu reused from the KV cache, "
+                       "%zu evaluated", ull(request->sequence), reuse.promptTokens, reuse.reusedTokens,
+                       reuse.promptTokens - reuse.reusedTokens);
+      }
       const double textMs = feed.firstTextNs != 0 ? static_cast<double>(feed.firstTextNs - takenNs) / 1e6 : -1.0;
       if (feed.firstTextNs != 0) metrics_->transcriptToTextUs.record((feed.firstTextNs - takenNs) / 1000);
       // The answer's words stay out of the log (they may repeat personal data): route, size and timing only.
@@ -301,6 +316,31 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
     textDropped_.fetch_add(1, std::memory_order_relaxed);
   }
   brainDone_.store(id, std::memory_order_release);
+}
+
+void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& partial) {
+  speculation_.reset();
+  // Pairs with the speech stage's fence between publishing (a partial, a final) and cancelling: either its cancel
+  // comes after this reset and stops the work, or what it published is seen here and wins.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (speech_->transcripts().size() != 0 || speech_->stablePartials().pending()) return;
+  if (stop_->load(std::memory_order_acquire)) return;  // stop() cancels after setting it
+  const uint64_t t0 = nowNs();
+  auto r = brain.speculate(partial.textView(), &speculation_);
+  const double took = static_cast<double>(nowNs() - t0) / 1e6;
+  speculations_.fetch_add(1, std::memory_order_relaxed);
+  if (!r) {
+    SOTTO_LOG_WARN("answer", "speculation", "request %llu: speculation on a partial failed: %s",
+                   ull(partial.sequence), r.error().message.c_str());
+    return;
+  }
+  if (r->cancelled) speculationsCancelled_.fetch_add(1, std::memory_order_relaxed);
+  speculatedTokens_.fetch_add(r->evaluatedTokens, std::memory_order_relaxed);
+  SOTTO_LOG_INFO("answer", "speculation",
+                 "request %llu: partial at %llu ms of audio: %s, %zu prompt tokens (%zu kept, %zu evaluated) in %.1f "
+                 "ms%s", ull(partial.sequence), ull(partial.tMs),
+                 r->intent ? "a command (nothing prepared)" : r->prefilled ? "local model prefilled" : "nothing to do",
+                 r->promptTokens, r->keptTokens, r->evaluatedTokens, took, r->cancelled ? ", cancelled" : "");
 }
 
 bool AnswerStage::submit(std::string_view text) {
@@ -383,6 +423,7 @@ void AnswerStage::brainMain() {
     speech::TranscriptMessage t;
     if (speech_ != nullptr && speech_->transcripts().tryReceive(t)) {
       requests_.fetch_add(1, std::memory_order_relaxed);
+      lastFinal_ = t.sequence;
       answer(brain.get(), &t, t.textView());
       continue;
     }
@@ -390,6 +431,13 @@ void AnswerStage::brainMain() {
       requests_.fetch_add(1, std::memory_order_relaxed);
       t.sequence = 0;
       answer(brain.get(), &t, t.textView(), false);
+      continue;
+    }
+    // Nothing to answer: prepare the next answer from what the user has said so far.
+    if (brain && options_.speculate && speech_ != nullptr && speech_->stablePartials().take(t)) {
+      // A partial of a turn already answered (published just before its final) would only take the CPU from the
+      // answer being spoken.
+      if (t.sequence > lastFinal_) speculate(*brain, t);
       continue;
     }
     // Timers and alarms wait until the current answer has been said; then they are said like an answer.

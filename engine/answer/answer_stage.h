@@ -30,6 +30,10 @@ struct AnswerStart;
 struct AnswerStageOptions {
   BrainOptions brain;      // built on the brain thread at start()
   speech::TtsOptions tts;  // the voice, loaded on the TTS thread at start()
+  // speech.speculate: the brain thread works on the speech stage's stable partials while the user may still be
+  // speaking (Brain::speculate: the local model's KV prefilled with the partial's prompt). Takes effect with a
+  // speech stage whose Listener reports stable partials (ListenerConfig::stablePartials).
+  bool speculate = false;
 };
 
 struct AnswerCounters {
@@ -42,6 +46,12 @@ struct AnswerCounters {
   uint64_t cancelled = 0;     // of those, stopped by the cancel token (barge-in, superseded, shutdown)
   uint64_t textDropped = 0;   // answer text that could not reach the TTS thread (shutdown)
   uint64_t cancelledById = 0; // answers stopped by cancelAnswer(id)
+  // Speculation on stable partials (AnswerStageOptions::speculate).
+  uint64_t speculations = 0;         // partials worked on (a command among them prepares nothing)
+  uint64_t speculationsCancelled = 0; // of those, superseded by a newer partial or overtaken by the final
+  uint64_t speculatedTokens = 0;     // prompt tokens the local model evaluated while the user spoke
+  uint64_t promptTokens = 0;         // prompt tokens of the local model's answers (requests and typed)
+  uint64_t promptReused = 0;         // of those, taken from the KV cache (system prompt, speculation, last turn)
   bool brainReady = false;    // the Brain was built (maybe degraded); false: no answers at all
   bool speaking = false;      // a TTS engine and a speaker exist
 };
@@ -115,6 +125,8 @@ class AnswerStage {
   // timed: a request from the microphone (audio-time figures).
   void answer(Brain* brain, const speech::TranscriptMessage* request, std::string_view text, bool timed = true);
   bool answerOverLocked() const;  // activeMutex_ held
+  // Brain thread, between requests: speculative work on a stable partial (nothing takes effect).
+  void speculate(Brain& brain, const speech::TranscriptMessage& partial);
   bool post(const pipeline::Message& m);  // brain thread; waits while the mailbox is full; false on shutdown
 
   AnswerStageOptions options_;
@@ -136,6 +148,11 @@ class AnswerStage {
   std::atomic<uint64_t> brainDone_{0};  // brain thread: id of the last answer it finished computing
   uint64_t answerSeq_ = 0;      // brain thread: ids, one per answer (spoken or not)
   std::atomic<uint64_t> cancelledById_{0};
+  // Speculation: the speech stage cancels it when a newer stable partial or the final comes; the brain thread
+  // resets it before each speculation (the first two checks in speculate() close the race).
+  pipeline::CancelToken speculation_;
+  std::atomic<uint64_t> speculations_{0}, speculationsCancelled_{0}, speculatedTokens_{0}, promptTokens_{0},
+      promptReused_{0};
   std::unique_ptr<AnswerMetrics> metrics_;
   std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
   hal::RtThread brainThread_, ttsThread_;
@@ -143,6 +160,7 @@ class AnswerStage {
   std::atomic<bool> stallTts_{false};
   std::atomic<int> ttsState_{0};      // 0 starting, 1 running, -1 unavailable
   uint64_t lastPosted_ = 0;           // brain thread: id of the last answer sent to the TTS thread
+  uint64_t lastFinal_ = 0;            // brain thread: sequence of the last transcript taken from the speech stage
   bool askedAgain_ = false;           // brain thread: the last answer asked the user to say it again
   std::atomic<uint64_t> ttsDone_{0};  // TTS thread: id of the last answer it finished with
   std::atomic<uint64_t> requests_{0}, answered_{0}, failed_{0}, announcements_{0}, superseded_{0}, spoken_{0},

@@ -57,12 +57,55 @@ Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, 
   llm::GenerateOptions o;
   o.maxTokens = maxTokens;
   o.sampling.temperature = 0.0f;  // a speaker's answer should not change from one ask to the next
-  return local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
+  const bool first = c.ids.empty();
+  auto r = local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
+  if (r && first) lastPromptReuse = PromptReuse{r->promptTokens, r->reusedTokens};
+  return r;
+}
+
+Result<SpeculationResult> Brain::Impl::speculate(std::string_view partial, const pipeline::CancelToken* cancel) {
+  SpeculationResult out;
+  // A command is answered by its handler at the final (never from a partial: it may change state); the model's
+  // KV is left as it is for the answer that may follow.
+  if (understanding != nullptr) {
+    intents::IntentMatch match;
+    understanding->understand(partial, *understandSpace, match);
+    out.intent = match.intent >= 0;
+  }
+  const bool modelMayAnswer = options.forced == router::ForcedRoute::automatic ||
+                              options.forced == router::ForcedRoute::local;
+  if (out.intent || !local || !modelMayAnswer || partial.empty()) return out;
+  // Exactly the tokens ask() will evaluate for this text (generateLocal), so a final equal to the partial reuses
+  // all of them but the last, and one that differs keeps what precedes the first differing token.
+  const std::vector<llm::TokenId> prompt = local->tokenizer->tokenize(localPrompt(partial), true, true);
+  out.promptTokens = prompt.size();
+  const std::span<const llm::TokenId> cached = local->generator->cachedTokens();
+  while (out.keptTokens < std::min(cached.size(), prompt.size()) && cached[out.keptTokens] == prompt[out.keptTokens]) {
+    ++out.keptTokens;
+  }
+  // In pieces, so a newer partial or the final stops it within one piece (the generator checks between batches
+  // only, and a whole prompt is one batch); each piece keeps what the last one evaluated.
+  constexpr std::size_t kPiece = 16;
+  const std::span<const llm::TokenId> all(prompt);
+  for (std::size_t end = out.keptTokens; end < prompt.size();) {
+    end = std::min(prompt.size(), end + kPiece);
+    auto done = local->generator->warmPrefix(all.first(end), cancel);
+    if (!done) return std::move(done).error();
+    if (!*done) {
+      out.cancelled = true;
+      break;
+    }
+  }
+  const std::span<const llm::TokenId> now = local->generator->cachedTokens();
+  out.prefilled = now.size() > out.keptTokens;
+  out.evaluatedTokens = now.size() > out.keptTokens ? now.size() - out.keptTokens : 0;
+  return out;
 }
 
 Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel) {
   AnswerOut sink(outer, options.maxAnswerChars);
   const router::Millis tStart = now();
+  lastPromptReuse = PromptReuse{};
   AskResult out;
   router::RouteInputs in;
   in.mode = mode.load();
@@ -200,6 +243,12 @@ Brain::~Brain() = default;
 Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
   return impl_->ask(text, sink, cancel);
 }
+
+Result<SpeculationResult> Brain::speculate(std::string_view partial, const pipeline::CancelToken* cancel) {
+  return impl_->speculate(partial, cancel);
+}
+
+PromptReuse Brain::lastPromptReuse() const { return impl_->lastPromptReuse; }
 
 void Brain::setPrivacyMode(privacy::PrivacyMode mode) { impl_->mode = mode; }
 privacy::PrivacyMode Brain::privacyMode() const { return impl_->mode.load(); }

@@ -91,6 +91,24 @@ struct AskResult {
   bool clarify = false;
 };
 
+// What one speculation did (Brain::speculate).
+struct SpeculationResult {
+  bool intent = false;     // read as a catalogue command: nothing prepared (its handler runs for the final only)
+  bool prefilled = false;  // the local model's KV cache holds the partial's prompt (or what was done before a cancel)
+  bool cancelled = false;  // superseded (a newer partial) or overtaken (the final) before it was done
+  std::size_t promptTokens = 0;     // the partial's chat-templated prompt
+  std::size_t keptTokens = 0;       // already in the KV cache (the system prompt, an earlier partial's prefix)
+  std::size_t evaluatedTokens = 0;  // evaluated by this speculation
+};
+
+// How the local model's prompt of the last ask() was evaluated: its tokens, and how many of them were taken from
+// the KV cache (the system prompt, a speculation on a partial, the previous turn) instead of evaluated.
+// 0 tokens: the local model did not run.
+struct PromptReuse {
+  std::size_t promptTokens = 0;
+  std::size_t reusedTokens = 0;
+};
+
 // The system prompt's KV in the state directory (llm::restoreOrBuildPrefix's file).
 inline constexpr const char* kSystemPromptKvFile = "system-prompt.kv";
 
@@ -130,6 +148,16 @@ class Brain {
   Brain& operator=(const Brain&) = delete;
 
   Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr);
+  // Brain thread, between requests: speculative work on a partial transcript while the user may still be speaking
+  // (speech.speculate). Reads it as ask() would and, unless it is a catalogue command or another route is forced,
+  // prefills the local model's KV cache with its prompt; ask() on the final then keeps the longest prefix the two
+  // prompts share and evaluates from the first token that differs (the rollback: Generator::generate). Nothing
+  // takes effect: no handler runs, nothing is cached, sent, said or counted by the router. `cancel` (may be null)
+  // is checked every few tokens; what was evaluated before it stays usable. Errors: the model failed (its cache is
+  // then empty, and ask() evaluates the whole prompt).
+  Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel = nullptr);
+  // Brain thread: the local model's prompt of the last ask() (see PromptReuse).
+  PromptReuse lastPromptReuse() const;
 
   // Run-time privacy switch (the "privacy offline/online" intents and the control API use it).
   void setPrivacyMode(privacy::PrivacyMode mode);

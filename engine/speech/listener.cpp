@@ -150,15 +150,21 @@ bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t 
     finishUtterance(audioMs(), events);
     return true;
   }
-  if (turn_ == nullptr || !endpointer_.pauseToJudge()) return false;
+  if ((turn_ == nullptr && !stablePartials_) || !endpointer_.pauseToJudge()) return false;
   // A short pause: is what was said so far a whole command? The transcript over all audio up to now (the last
   // partial can be up to a partial interval old), read on this thread between two frames: no hand-over needed.
   if (asr_->refreshPartial()) events.onPartial(asr_->partial(), audioMs());
-  lastTurn_ = turn_->read(asr_->partial());
-  if (lastTurn_.state != TurnState::complete) return false;
-  endpointer_.endComplete();
-  finishUtterance(audioMs(), events);
-  return true;
+  if (turn_ != nullptr) {
+    lastTurn_ = turn_->read(asr_->partial());
+    if (lastTurn_.state == TurnState::complete) {
+      endpointer_.endComplete();
+      finishUtterance(audioMs(), events);
+      return true;
+    }
+  }
+  // The turn goes on for the long silence: what was said so far is stable enough to prepare the answer from.
+  if (stablePartials_ && !asr_->partial().empty()) events.onStablePartial(asr_->partial(), audioMs());
+  return false;
 }
 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {

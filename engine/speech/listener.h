@@ -31,6 +31,11 @@ struct ListenerConfig {
   uint32_t endpointCompleteMs = 120;
   float completeMinConfidence = kMinCommandConfidence;  // least intent confidence of a whole command
   TurnDetector* turn = nullptr;
+  // Speculative work (speech.speculate): at every pause of endpointCompleteMs that does not end the turn, the
+  // transcript so far is reported as stable (ListenerEvents::onStablePartial), semantic endpointing or not, so the
+  // brain can prepare the answer during the rest of the silence. endpointCompleteMs 0 or not below
+  // endpointSilenceMs: no pause is short enough to gain anything, nothing is reported.
+  bool stablePartials = false;
   // "Stop" while the device speaks, without the wake word: a keyphrase search for stopPhrase runs on the captured
   // (echo-cancelled) stream while setDeviceSpeaking(true) and no utterance is being recognized. Empty = off.
   std::string stopPhrase;
@@ -54,6 +59,12 @@ class ListenerEvents {
   virtual void onPartial(std::string_view text, uint64_t tMs) = 0;
   // endpointDelayMs: from the end of the last voiced frame to the endpoint (0 when nobody spoke).
   virtual void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) = 0;
+  // ListenerConfig::stablePartials: the user paused (endpointCompleteMs of silence) and the turn goes on waiting
+  // for the long silence; `text` is the transcript over all audio so far (not empty). At most once per pause.
+  virtual void onStablePartial(std::string_view text, uint64_t tMs) {
+    (void)text;
+    (void)tMs;
+  }
   // The stop phrase was heard while the device was speaking (ListenerConfig::stopPhrase).
   virtual void onStop(uint64_t tMs) { (void)tMs; }
 };
@@ -106,7 +117,8 @@ class Listener {
  private:
   Listener(const ListenerConfig& config)
       : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs,
-                    config.semanticEndpoint ? config.endpointCompleteMs : 0) {}
+                    config.semanticEndpoint || config.stablePartials ? config.endpointCompleteMs : 0),
+        stablePartials_(config.stablePartials) {}
   void frame(ListenerEvents& events) noexcept;
   void wake(ListenerEvents& events) noexcept;
   // One frame of the utterance: ASR, partials, endpoint. Returns true when the utterance ended.
@@ -123,6 +135,7 @@ class Listener {
   Endpointer endpointer_;
   std::unique_ptr<TurnDetector> ownTurn_;
   TurnDetector* turn_ = nullptr;  // null: no semantic endpointing
+  bool stablePartials_ = false;
   TurnReading lastTurn_;
   Endpointer::Reason lastReason_ = Endpointer::Reason::none;
   Transcript transcript_;

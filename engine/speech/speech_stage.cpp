@@ -191,6 +191,30 @@ void SpeechStage::onPartial(std::string_view text, uint64_t tMs) {
   }
 }
 
+void SpeechStage::onStablePartial(std::string_view text, uint64_t tMs) { publishStablePartial(text, tMs); }
+
+void SpeechStage::publishStablePartial(std::string_view text, uint64_t tMs) noexcept {
+  if (speculationCancel_ == nullptr) return;
+  TranscriptMessage msg;
+  msg.sequence = sequence_ + 1;  // the final this partial leads to
+  msg.tMs = tMs;
+  size_t n = std::min(text.size(), TranscriptMessage::kTextSize - 1);
+  if (n < text.size()) {
+    const size_t space = text.rfind(' ', n);  // whole words only
+    if (space != std::string_view::npos) n = space;
+    msg.truncated = 1;
+  }
+  std::memcpy(msg.text, text.data(), n);
+  msg.length = static_cast<uint16_t>(n);
+  stable_.publish(msg);
+  bump(stableCount_);
+  // The published partial is visible before the cancel: a brain thread that reset the token after this cancel
+  // sees it pending (AnswerStage pairs this fence with one after its reset).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  speculationCancel_->cancel();  // a speculation on an older partial is superseded
+  if (transcriptWake_ != nullptr) transcriptWake_->notify();
+}
+
 void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDelayMs) {
   bump(finals_);
   const bool whole = listener_ && listener_->lastEndpoint() == Endpointer::Reason::complete;
@@ -229,6 +253,10 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   msg.length = static_cast<uint16_t>(n);
   const bool posted = transcripts_.post(msg);
   if (!posted) bump(dropped_);
+  if (speculationCancel_ != nullptr) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // the transcript first (see onStablePartial)
+    speculationCancel_->cancel();  // the final wins: stop preparing from a partial
+  }
   if (posted && transcriptWake_ != nullptr) transcriptWake_->notify();
 
   const unsigned long long words = t.words.size();
@@ -264,6 +292,7 @@ SpeechCounters SpeechStage::counters() const noexcept {
   c.lastStopMs = lastStop_.load(std::memory_order_relaxed);
   c.withoutWakeFinals = withoutWakeFinals_.load(std::memory_order_relaxed);
   c.transcriptsDropped = dropped_.load(std::memory_order_relaxed);
+  c.stablePartials = stableCount_.load(std::memory_order_relaxed);
   c.lastWakeMs = lastWake_.load(std::memory_order_relaxed);
   c.lastBargeInMs = lastBargeIn_.load(std::memory_order_relaxed);
   c.recognizing = listener_ != nullptr;

@@ -14,6 +14,7 @@
 #include "engine/pipeline/cancel_token.h"
 #include "engine/pipeline/health.h"
 #include "engine/pipeline/histogram.h"
+#include "engine/pipeline/latest_slot.h"
 #include "engine/pipeline/mailbox.h"
 #include "engine/pipeline/spsc_ring.h"
 #include "engine/speech/audio_stage.h"
@@ -52,6 +53,7 @@ struct SpeechCounters {
   uint64_t followUpWindows = 0;   // windows opened after an answer to listen without the wake word
   uint64_t withoutWakeFinals = 0;  // finals heard without the wake word (asked again or follow-ups)
   uint64_t transcriptsDropped = 0;  // the brain's mailbox was full
+  uint64_t stablePartials = 0;    // pauses that did not end the turn, published for speculation (setSpeculation)
   uint64_t lastWakeMs = 0, lastBargeInMs = 0, lastStopMs = 0;  // audio time; 0 = none yet
   bool recognizing = false;       // a recognizer is configured (else the stage only meters the level)
 };
@@ -101,6 +103,18 @@ class SpeechStage final : private ListenerEvents {
   // playback started and ended; when nothing plays within 3 s, from then), listen for a follow-up without the wake
   // word: speech starting within windowMs is heard as a request, else spotting resumes. 0 (the default) = off.
   void setFollowUpWindow(uint32_t windowMs) noexcept { followUpMs_ = windowMs; }
+  // Control thread, before run(): speculative work on stable partials (speech.speculate; the Listener must report
+  // them, ListenerConfig::stablePartials). Each stable partial is published to stablePartials() (the newest
+  // replaces one not taken yet) and cancels `cancel`: the speculation in progress is superseded. Each final cancels
+  // it too, after the transcript is posted: the final wins. Borrowed (the brain thread resets it); null = off.
+  void setSpeculation(pipeline::CancelToken* cancel) noexcept { speculationCancel_ = cancel; }
+  // The speech thread publishes, the brain thread takes. Same message as a final (sequence: the final it will
+  // belong to, tMs: audio time of the pause).
+  pipeline::LatestSlot<TranscriptMessage>& stablePartials() noexcept { return stable_; }
+  // Speech thread (the Listener's stable-partial event, or a test driving the stage): publishes `text` (audio time
+  // tMs) as the stable partial of the utterance in progress, cancels the speculation in progress and wakes the
+  // brain. No-op without setSpeculation(). Never blocks or allocates.
+  void publishStablePartial(std::string_view text, uint64_t tMs) noexcept;
   pipeline::SpscMailbox<pipeline::Message>& commands() { return meter_.commands(); }
   const InputMeter& meter() const { return meter_; }
   SpeechState state() const noexcept { return static_cast<SpeechState>(state_.load(std::memory_order_relaxed)); }
@@ -113,6 +127,7 @@ class SpeechStage final : private ListenerEvents {
   void onPartial(std::string_view text, uint64_t tMs) override;
   void onFinal(const Transcript& transcript, uint64_t tMs, uint64_t endpointDelayMs) override;
   void onStop(uint64_t tMs) override;
+  void onStablePartial(std::string_view text, uint64_t tMs) override;
   std::string maskedText(std::string_view text) const;  // for debug log lines: PII spans become [TYPE]
   uint64_t lagUs() const noexcept;
 
@@ -126,6 +141,9 @@ class SpeechStage final : private ListenerEvents {
   std::vector<int16_t> chunk_;
   pipeline::SpscMailbox<TranscriptMessage> transcripts_;
   pipeline::Wakeup* transcriptWake_ = nullptr;
+  pipeline::LatestSlot<TranscriptMessage> stable_;
+  pipeline::CancelToken* speculationCancel_ = nullptr;
+  std::atomic<uint64_t> stableCount_{0};
   std::unique_ptr<SpeechMetrics> metrics_;  // large (histograms): on the heap, reserved in create()
   bool flushed_ = false;
   // Single writer (the speech thread).

@@ -278,6 +278,46 @@ TEST_F(Stories, PrefixReuseGivesTheSameTokens) {
   EXPECT_EQ(std::vector<TokenId>(c.ids.begin(), c.ids.begin() + 10), std::vector<TokenId>(b.ids.begin() + 10, b.ids.end()));
 }
 
+// Speculative prefill (speech.speculate): the KV warmed for a partial's prompt is rolled back to the prefix the
+// final's prompt shares with it; the final evaluates only from the first differing token and generates exactly
+// what a cold generator does.
+TEST_F(Stories, WarmedPrefixRollsBackToTheCommonPrefix) {
+  auto cold = generator(*f32_);
+  auto warm = generator(*f32_);
+  ASSERT_TRUE(cold && warm);
+  GenerateOptions o;
+  o.sampling.temperature = 0.0f;
+  o.maxTokens = 16;
+  o.stopAtEog = false;
+  struct Sink final : GenerationSink {
+    std::vector<TokenId> ids;
+    void onToken(const GeneratedToken& t) override { ids.push_back(t.id); }
+  } a, b;
+  // The partial: the final's first 9 tokens, then two others (a word the recognizer later corrected).
+  std::vector<TokenId> partial(kPrompt.begin(), kPrompt.begin() + 9);
+  partial.push_back(298);
+  partial.push_back(261);
+  ASSERT_NE(partial[9], kPrompt[9]);
+  auto w = warm->warmPrefix(std::span<const TokenId>(partial));
+  ASSERT_TRUE(w.ok() && *w);
+  EXPECT_EQ(std::vector<TokenId>(warm->cachedTokens().begin(), warm->cachedTokens().end()), partial);
+  auto rc = cold->generate(std::span<const TokenId>(kPrompt), o, &a);
+  auto rw = warm->generate(std::span<const TokenId>(kPrompt), o, &b);
+  ASSERT_TRUE(rc.ok() && rw.ok());
+  EXPECT_EQ(rc->reusedTokens, 0u);
+  EXPECT_EQ(rw->reusedTokens, 9u) << "the common prefix is kept, the rest re-evaluated";
+  EXPECT_EQ(a.ids, b.ids);
+  // A partial that becomes longer: all of it is kept (the warm prefix is the final's prefix).
+  auto warm2 = generator(*f32_);
+  ASSERT_TRUE(warm2);
+  ASSERT_TRUE(warm2->warmPrefix(std::span<const TokenId>(kPrompt).first(7)).ok());
+  Sink c;
+  auto r2 = warm2->generate(std::span<const TokenId>(kPrompt), o, &c);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->reusedTokens, 7u);
+  EXPECT_EQ(a.ids, c.ids);
+}
+
 TEST_F(Stories, SamplingIsDeterministicPerSeed) {
   auto g = generator(*f32_);
   ASSERT_TRUE(g);

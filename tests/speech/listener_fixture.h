@@ -14,9 +14,12 @@
 namespace sotto::test {
 
 // stopPhrase: spotted during playback without the wake word (ListenerConfig::stopPhrase); empty = none.
+// stablePartials: ListenerConfig::stablePartials (speculation on the pause before the endpoint).
 inline std::unique_ptr<speech::Listener> commandListener(const std::string& stopPhrase = "",
-                                                        int stopThresholdExponent = -20) {
+                                                        int stopThresholdExponent = -20,
+                                                        bool stablePartials = false) {
   speech::ListenerConfig lc;
+  lc.stablePartials = stablePartials;
   lc.stopPhrase = stopPhrase;
   lc.stopThresholdExponent = stopThresholdExponent;
   const std::string model = "/usr/share/pocketsphinx/model/en-us/";
