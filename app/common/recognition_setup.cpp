@@ -22,6 +22,7 @@ std::string domainLmPathFor(const std::string& cataloguePath) {
 void prepareRecognition(const config::Config& c, const std::string& cataloguePath, speech::ListenerConfig& lc,
                         RecognitionSetup& setup) {
   lc.asr.rescore = c.asrRescore;
+  lc.asr.minDomainAgreement = c.asrDomainAgreement;
   lc.asr.domainLanguageModel = c.asrDomainLm;
   // Developer builds and other catalogues: the installed default is not there, the catalogue's own model is.
   if (c.asrDomainLm == kDefaultDomainLm && ::access(kDefaultDomainLm, R_OK) != 0 && !cataloguePath.empty()) {

@@ -191,6 +191,10 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("asr.rescore", "false", SOTTO_FIELD(asrRescore),
                 "Choose among the searches' transcripts and their n-best by acoustic score plus the understanding "
                 "model's score; false = acoustics and the grammar's agreement rule alone."),
+    fractionSetting("asr.domain-agreement", "0.6", SOTTO_FIELD(asrDomainAgreement),
+                    "With rescoring: a command read from the domain search wins only when at least this share of "
+                    "its n-best, weighted by acoustic probability, reads the same intent; else the general "
+                    "language model's transcript stands (noise heard as a command); 0 = no such check."),
     fractionSetting("asr.clarify-below", "0.8", SOTTO_FIELD(asrClarifyBelow),
                     "Ask again (\"Sorry, could you say that again?\") when the heard command's intent confidence "
                     "is below this; a state-changing command below it is never executed; 0 = never ask."),

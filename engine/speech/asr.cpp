@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <array>
 #include <limits>
@@ -125,6 +126,22 @@ size_t rescoreHypotheses(std::span<Hypothesis> list, double weight) noexcept {
   return pick;
 }
 
+double domainAgreement(std::span<const Hypothesis> list, int intent, uint32_t frames) noexcept {
+  double best = -std::numeric_limits<double>::infinity();
+  for (const Hypothesis& h : list) {
+    if (h.search == Recognizer::kDomain) best = std::max(best, h.scorePerFrame);
+  }
+  if (best == -std::numeric_limits<double>::infinity()) return 1.0;
+  double same = 0, all = 0;
+  for (const Hypothesis& h : list) {
+    if (h.search != Recognizer::kDomain) continue;
+    const double w = std::exp(std::max(-50.0, (h.scorePerFrame - best) * static_cast<double>(frames) / 1e4));
+    all += w;
+    if (h.intent == intent) same += w;
+  }
+  return all > 0 ? same / all : 1.0;
+}
+
 Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) {
   if (config.languageModel.empty() && config.grammar.empty() && config.domainLanguageModel.empty()) {
     return makeError(Errc::invalid_argument, "ASR: neither a language model nor a command grammar");
@@ -187,6 +204,7 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
   }
   r->understander_ = config.understander;
   r->rescore_ = config.rescore;
+  r->minDomainAgreement_ = config.minDomainAgreement;
   if (r->understander_ != nullptr) r->ws_ = std::make_unique<nlu::UnderstandWorkspace>();
   r->hyps_.resize(kSearches * kNbest);
   for (Hypothesis& h : r->hyps_) h.text.reserve(256);
@@ -277,7 +295,16 @@ size_t Recognizer::choose(bool final) noexcept {
     }
   }
   if (final && understander_ != nullptr && rescore_) {
-    return rescoreHypotheses(std::span<Hypothesis>(hyps_.data(), hypCount_), kUnderstandingWeight);
+    const std::span<Hypothesis> list(hyps_.data(), hypCount_);
+    const size_t pick = rescoreHypotheses(list, kUnderstandingWeight);
+    // A command only the domain search heard, on which its own n-best does not agree, is noise made into words:
+    // the open-vocabulary transcript stands (read as no command, the brain asks again).
+    if (pick < hypCount_ && minDomainAgreement_ > 0.0f && hyps_[pick].search == kDomain && hyps_[pick].intent >= 0 &&
+        bestOf[kLm] != none && decoders_[kDomain] != nullptr) {
+      const auto frames = static_cast<uint32_t>(std::max(0, ps_get_n_frames(decoders_[kDomain].get())));
+      if (domainAgreement(list, hyps_[pick].intent, frames) < minDomainAgreement_) return bestOf[kLm];
+    }
+    return pick;
   }
   if (bestOf[kGrammar] != none && hyps_[bestOf[kGrammar]].eligible) {
     bool best = true;

@@ -34,6 +34,10 @@ struct AsrConfig {
   // confidence understood from its text, and (rescore) the winner is chosen by acoustics plus understanding.
   const nlu::Understander* understander = nullptr;
   bool rescore = true;
+  // With rescoring: a command read from the domain search wins only when this share of the domain n-best, each
+  // weighted by its acoustic probability relative to the best, reads the same intent (domainAgreement); else the
+  // general LM's transcript stands. 0 = no check.
+  float minDomainAgreement = 0.0f;
   uint32_t partialIntervalMs = 100;
 };
 
@@ -99,6 +103,13 @@ inline constexpr double kMinAcousticSpread = 200.0;
 // is. Any thread; no allocation.
 size_t rescoreHypotheses(std::span<Hypothesis> list, double weight) noexcept;
 
+// The share of the domain search's hypotheses in `list` that read intent `intent`, each weighted by its acoustic
+// probability relative to the search's best over the utterance (exp((scorePerFrame - best) x frames / 1e4): a
+// path 100 per frame worse over 100 frames counts e^-1). Noise that a language model of commands turns into word
+// soup reads as a different command on every entry; a spoken command reads the same on the likely ones. 1 when the
+// list holds no domain hypothesis. Any thread; no allocation.
+double domainAgreement(std::span<const Hypothesis> list, int intent, uint32_t frames) noexcept;
+
 // One owner thread (the speech thread, or a test); create() on the control thread (loads models, blocks).
 // 16 kHz mono input. Each search has its own decoder (pocketsphinx runs one search per decoder); all hear the same
 // audio. pocketsphinx allocates inside its searches; our buffers are reserved in create(). Cost of the third
@@ -151,6 +162,7 @@ class Recognizer {
   const nlu::Understander* understander_ = nullptr;
   std::unique_ptr<nlu::UnderstandWorkspace> ws_;
   bool rescore_ = true;
+  float minDomainAgreement_ = 0.0f;
   std::vector<Hypothesis> hyps_;  // reserved for kSearches x kNbest
   size_t hypCount_ = 0;
   uint32_t partialIntervalSamples_ = 1600;

@@ -95,6 +95,33 @@ TEST_F(Rescore, ConfidentCommandBeatsBetterAcousticsThatReadsAsNothing) {
   EXPECT_EQ(all[pick].text, "go offline");
 }
 
+// A spoken command reads the same on the domain n-best's likely entries; the check leaves it alone. Noise made into
+// words reads as a different command on each entry (a constructed list shaped like the ones noise gave).
+TEST_F(Rescore, DomainAgreementSeparatesASpokenCommandFromNoise) {
+  std::vector<Hypothesis> spoken = readNbest("nbest_go_offline.txt");
+  assess(spoken);
+  const double agreement = sotto::speech::domainAgreement(spoken, intent("privacy.offline"), 100);
+  EXPECT_GE(agreement, 0.6) << "a clean command must pass asr.domain-agreement's default";
+  std::vector<Hypothesis> noise;
+  const char* texts[] = {"end that that ah", "and that that are", "mute that add ah", "and that at", "end at that up"};
+  for (size_t k = 0; k < std::size(texts); ++k) {
+    Hypothesis h;
+    h.search = Recognizer::kDomain;
+    h.scorePerFrame = -10.0 * static_cast<double>(k);  // equally likely entries, as noise gives
+    h.text = texts[k];
+    noise.push_back(h);
+  }
+  assess(noise);
+  int commands = 0;
+  for (const Hypothesis& h : noise) commands += h.intent >= 0 ? 1 : 0;
+  ASSERT_GE(commands, 2) << "the model no longer reads these as commands: the list tests nothing";
+  for (const Hypothesis& h : noise) {
+    if (h.intent < 0) continue;
+    EXPECT_LT(sotto::speech::domainAgreement(noise, h.intent, 100), 0.6) << h.text;
+  }
+  EXPECT_EQ(sotto::speech::domainAgreement(std::vector<Hypothesis>{}, 0, 100), 1.0) << "no domain search: no check";
+}
+
 TEST_F(Rescore, AcousticWinnerStandsWhenNothingReadsAsACommand) {
   std::vector<Hypothesis> list = readNbest("nbest_purple.txt");
   ASSERT_EQ(list.size(), 7u);
