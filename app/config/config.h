@@ -122,6 +122,10 @@ Config defaults();
 // (allocation failure aside).
 LoadResult loadFile(const std::string& path);
 
+// What a CLI command runs with: `path` when given, else kDefaultPath when that file exists (path is set to it),
+// else the defaults (path stays empty). Any thread; blocks on file I/O.
+LoadResult loadOrDefaults(std::string& path);
+
 // Parses and checks XML text; nameForMessages becomes Problem::file. Missing settings take their defaults.
 LoadResult loadString(std::string_view xml, const std::string& nameForMessages);
 

@@ -450,6 +450,12 @@ LoadResult loadString(std::string_view xml, const std::string& nameForMessages) 
   return finish(assignments, problems);
 }
 
+LoadResult loadOrDefaults(std::string& path) {
+  struct stat st {};
+  if (path.empty() && ::stat(kDefaultPath, &st) == 0) path = kDefaultPath;
+  return path.empty() ? LoadResult{defaults(), {}} : loadFile(path);
+}
+
 LoadResult loadFile(const std::string& path) {
   const auto fail = [&](std::string message) {
     return LoadResult{std::nullopt, {Problem{path, 0, "", std::move(message)}}};

@@ -97,13 +97,7 @@ int cmdAudit(int argc, char** argv) {
       return 2;
     }
   }
-  if (configPath.empty() && exists(config::kDefaultPath)) configPath = config::kDefaultPath;
-  config::LoadResult loaded;
-  if (configPath.empty()) {
-    loaded.config = config::defaults();
-  } else {
-    loaded = config::loadFile(configPath);
-  }
+  const config::LoadResult loaded = config::loadOrDefaults(configPath);
   if (!loaded.config) {
     for (const auto& p : loaded.problems) std::fprintf(stderr, "sotto audit: %s\n", p.format().c_str());
     return 2;

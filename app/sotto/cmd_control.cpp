@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `sotto control [--config FILE | --socket PATH] COMMAND...`: one command to the running sottod's control socket.
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -55,14 +54,7 @@ int cmdControl(int argc, char** argv) {
     return 2;
   }
   if (socketPath.empty()) {
-    struct stat st {};
-    if (configPath.empty() && ::stat(config::kDefaultPath, &st) == 0) configPath = config::kDefaultPath;
-    config::LoadResult loaded;
-    if (configPath.empty()) {
-      loaded.config = config::defaults();
-    } else {
-      loaded = config::loadFile(configPath);
-    }
+    const config::LoadResult loaded = config::loadOrDefaults(configPath);
     if (!loaded.config) {
       for (const auto& p : loaded.problems) std::fprintf(stderr, "sotto control: %s\n", p.format().c_str());
       return 2;

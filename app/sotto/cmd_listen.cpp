@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `sotto listen --wav FILE [--json]`: the recognition chain (frontend, wake word, ASR) on a WAV file, fast.
 #include <speex/speex_resampler.h>
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdio>
@@ -47,11 +46,6 @@ void listenUsage(FILE* out) {
                "                    source tree's %s in a developer build\n",
                config::kDefaultPath, intents::kDefaultCataloguePath,
                *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
-}
-
-bool exists(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0;
 }
 
 void appendJsonString(std::string& out, std::string_view s) {
@@ -226,13 +220,7 @@ int cmdListen(int argc, char** argv) {
     std::fprintf(stderr, "sotto listen: --wav FILE is required\n");
     return 2;
   }
-  if (configPath.empty() && exists(config::kDefaultPath)) configPath = config::kDefaultPath;
-  config::LoadResult loaded;
-  if (configPath.empty()) {
-    loaded.config = config::defaults();
-  } else {
-    loaded = config::loadFile(configPath);
-  }
+  config::LoadResult loaded = config::loadOrDefaults(configPath);
   if (loaded.config && !overrides.empty()) loaded = config::applyOverrides(*loaded.config, overrides);
   if (!loaded.config) {
     for (const auto& p : loaded.problems) std::fprintf(stderr, "sotto listen: %s\n", p.format().c_str());

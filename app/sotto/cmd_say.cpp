@@ -124,10 +124,7 @@ int cmdSay(int argc, char** argv) {
       haveText = true;
     }
   }
-  struct stat st{};
-  if (configPath.empty() && ::stat(config::kDefaultPath, &st) == 0) configPath = config::kDefaultPath;
-  config::LoadResult loaded;
-  loaded = configPath.empty() ? config::LoadResult{config::defaults(), {}} : config::loadFile(configPath);
+  config::LoadResult loaded = config::loadOrDefaults(configPath);
   if (loaded.config && !overrides.empty()) loaded = config::applyOverrides(*loaded.config, overrides);
   if (!loaded.config) {
     for (const auto& p : loaded.problems) std::fprintf(stderr, "sotto say: %s\n", p.format().c_str());
