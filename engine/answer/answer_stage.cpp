@@ -320,9 +320,9 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
 
 void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& partial) {
   speculation_.reset();
-  // Pairs with the speech stage's fence between publishing (a partial, a final) and cancelling: either its cancel
+  // Pairs with the speech stage's barrier between publishing (a partial, a final) and cancelling: either its cancel
   // comes after this reset and stops the work, or what it published is seen here and wins.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  speculation_.order();
   if (speech_->transcripts().size() != 0 || speech_->stablePartials().pending()) return;
   if (stop_->load(std::memory_order_acquire)) return;  // stop() cancels after setting it
   const uint64_t t0 = nowNs();

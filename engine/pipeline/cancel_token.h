@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 
 #include "engine/pipeline/wakeup.h"
 
@@ -25,6 +26,11 @@ class CancelToken {
   }
   bool cancelled() const noexcept { return flag_.load(std::memory_order_acquire); }
   void reset() noexcept { flag_.store(false, std::memory_order_release); }
+  // Any thread: a full barrier between this thread's earlier writes and its later reads and writes, ordered
+  // against every other caller's on this token: a seq_cst read-modify-write of one word (what
+  // std::atomic_thread_fence would do, in a form ThreadSanitizer understands). Publish-then-cancel on one side and
+  // reset-then-check on the other, each with order() between, cannot both miss.
+  void order() const noexcept { order_.fetch_add(1, std::memory_order_seq_cst); }
 
   // Any thread, typically when a stage is set up: cancel() also notifies `w` from now on. Registering the same
   // Wakeup twice is a no-op. False when kMaxWakeups are registered already. `w` must stay alive until
@@ -49,6 +55,7 @@ class CancelToken {
 
  private:
   std::atomic<bool> flag_{false};
+  mutable std::atomic<std::uint32_t> order_{0};  // order() only
   mutable std::array<std::atomic<Wakeup*>, kMaxWakeups> wakeups_{};  // who to wake, not the token's state
 };
 

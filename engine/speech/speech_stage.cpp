@@ -209,8 +209,8 @@ void SpeechStage::publishStablePartial(std::string_view text, uint64_t tMs) noex
   stable_.publish(msg);
   bump(stableCount_);
   // The published partial is visible before the cancel: a brain thread that reset the token after this cancel
-  // sees it pending (AnswerStage pairs this fence with one after its reset).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // sees it pending (AnswerStage pairs this barrier with one after its reset).
+  speculationCancel_->order();
   speculationCancel_->cancel();  // a speculation on an older partial is superseded
   if (transcriptWake_ != nullptr) transcriptWake_->notify();
 }
@@ -254,7 +254,7 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   const bool posted = transcripts_.post(msg);
   if (!posted) bump(dropped_);
   if (speculationCancel_ != nullptr) {
-    std::atomic_thread_fence(std::memory_order_seq_cst);  // the transcript first (see onStablePartial)
+    speculationCancel_->order();  // the transcript first (see publishStablePartial)
     speculationCancel_->cancel();  // the final wins: stop preparing from a partial
   }
   if (posted && transcriptWake_ != nullptr) transcriptWake_->notify();
