@@ -136,6 +136,23 @@ bool subjectVerb(const Utterance& u, std::size_t i) noexcept {
                             "said", "wants", "called", "texted", "emailed", "and", "got", "gets", "had", "volunteers"});
 }
 
+// A title said before a name: "dr [nnamdi zielinski]", "grandma [mwangi]", "judge [oyelaran]".
+bool titleWord(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"dr", "doctor", "nurse", "judge", "pastor", "professor", "prof", "aunt", "auntie", "uncle",
+                            "grandma", "grandpa", "granny", "nana", "coach", "officer", "captain", "sergeant",
+                            "detective", "reverend", "rev", "rabbi", "imam", "mr", "mrs", "ms", "miss", "mx", "mister",
+                            "dame"});
+}
+
+// What a person does after "did/has X ...": "did [umar] call", "has [umar juarez] replied", "where does [X] live".
+bool personVerbAfter(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"call", "called", "text", "texted", "reply", "replied", "respond", "responded", "say",
+                            "said", "write", "wrote", "written", "email", "emailed", "message", "messaged", "answer",
+                            "answered", "ring", "rang", "send", "sent", "leave", "left", "arrive", "arrived", "get",
+                            "got", "pay", "paid", "confirm", "confirmed", "ask", "asked", "live", "know", "think",
+                            "like", "want", "remember", "prefer"});
+}
+
 }  // namespace
 
 void findPeople(const Utterance& u, Candidates& c) noexcept {
@@ -169,11 +186,7 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
     } else if (u.anyOf(i, i + 1, {"payment", "money", "transfer"}) && u.is(i + 1, "to")) {
       s = i + 2;
       slot = Slot::strong;
-    } else if (u.anyOf(i, i + 1, {"dr", "doctor", "nurse", "judge", "pastor", "professor", "prof", "aunt", "auntie",
-                                  "uncle", "grandma", "grandpa", "granny", "nana", "coach", "officer", "captain",
-                                  "sergeant", "detective", "reverend", "rev", "rabbi", "imam", "mr", "mrs", "ms",
-                                  "miss", "mx", "mister", "dame"}) &&
-               !publicFrame) {
+    } else if (titleWord(u, i) && !publicFrame) {
       // A title before a name: "book an appointment with dr [nnamdi zielinski]", "under grandma [mwangi]". Only
       // a listed name or a word no English dictionary has ("the nurse [said]", "the doctor [upped] it").
       const std::size_t t = i + 1;
@@ -215,21 +228,8 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
                plainName(u, i + 1)) {
       // "did [umar] call", "has [umar juarez] replied yet", "what did [Uchenna Mbatha] say".
       std::size_t e = nameEnd(u, i + 1);
-      static constexpr std::string_view kAfter[] = {"call", "called", "text", "texted", "reply", "replied",
-                                                    "respond", "responded", "say", "said", "write", "wrote",
-                                                    "live", "know", "think", "like", "want", "remember", "prefer"};
-      auto contactAfter = [&u](std::size_t k) {
-        for (const std::string_view w : kAfter) {
-          if (u.is(k, w)) return true;
-        }
-        return false;
-      };
-      if (!contactAfter(e) && e == i + 2 && plainName(u, e) && contactAfter(e + 1)) ++e;  // "has [umar juarez] replied"
-      if (u.anyOf(e, e + 1, {"call", "called", "text", "texted", "reply", "replied", "respond", "responded",
-                             "say", "said", "write", "wrote", "written", "email", "emailed", "message", "messaged",
-                             "answer", "answered", "ring", "rang", "send", "sent", "leave", "left", "arrive",
-                             "arrived", "get", "got", "pay", "paid", "confirm", "confirmed", "ask", "asked",
-                             "live", "know", "think", "like", "want", "remember", "prefer"})) {
+      if (!personVerbAfter(u, e) && e == i + 2 && plainName(u, e) && personVerbAfter(u, e + 1)) ++e;  // "has [umar juarez] replied"
+      if (personVerbAfter(u, e)) {
         addName(u, c, i + 1, e);
         i = e - 1;
         continue;
@@ -256,10 +256,7 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
         std::size_t a = e;
         while (u.is(a, "and") && !u.tok[a - 1].commaAfter) {
           std::size_t b = a + 1;
-          if (u.anyOf(b, b + 1, {"dr", "doctor", "nurse", "judge", "pastor", "professor", "aunt", "uncle", "grandma",
-                                 "grandpa", "mr", "mrs", "ms", "miss"})) {
-            ++b;
-          }
+          if (titleWord(u, b)) ++b;
           if (!plainName(u, b)) break;
           a = nameEnd(u, b);
           addName(u, c, b, a);
