@@ -268,8 +268,8 @@ bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb).
   const std::string_view w = u.stem(i);
-  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "combination",
-                               "combo", "passkey"}) {
+  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw",
+                               "combination", "combo", "passkey"}) {
     if (w == cue) return true;
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
@@ -286,6 +286,11 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
+    // "my code's two double five nine": one's own code given as a number.
+    if (u.is(i - 1, "my") && (u.tok[i].possessive || u.is(i + 1, "is")) &&
+        u.isNum(u.tok[i].possessive ? i + 1 : i + 2)) {
+      return true;
+    }
     return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6);
   }
   return false;
@@ -394,11 +399,13 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
         digits = run.len;
       }
     }
-    if (e <= p || digits < 4 || (p > i && p > 0 && u.isNum(i - 1))) continue;
+    // A typed word with digits in it can be a password: "i use dragon77 as my password".
+    const bool typedWord = e == p + 1 && p == i && !u.tok[p].allDigits && u.raw(p).size() >= 6;
+    if (e <= p || (digits < 4 && !typedWord) || (p > i && p > 0 && u.isNum(i - 1))) continue;
     if (p == i) s = p;
     // The naming words: "is my (santander) account number", "that's the pin", "opens the lockbox".
     std::size_t k = e;
-    const bool copula = u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "it's", "are"});
+    const bool copula = u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "it's", "are", "as"});
     const bool opens = u.anyOf(k, k + 1, {"opens", "unlocks", "disarms", "unlocked", "opened"});
     if (!copula && !opens) continue;
     ++k;
@@ -415,6 +422,7 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
     }
     if (!named) continue;
     if (opens) type = PiiType::pinOrPassword;
+    if (digits < 4 && type != PiiType::pinOrPassword) continue;
     c.add(s, e, type, type == PiiType::accountNumber ? prio::account : prio::secret);
     i = e - 1;
   }

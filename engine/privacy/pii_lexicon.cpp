@@ -65,7 +65,8 @@ constexpr std::string_view kNotNames =
     "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
     "mx mister madam my your his her their our the a an and or with from to for at of about "
-    "barclays westpac monzo santander hsbc natwest citibank";
+    "barclays westpac monzo santander hsbc natwest citibank "
+    "ssn pw pwd icloud wifi login username admin job";
 
 constexpr std::string_view kRelations =
     "mom mum mommy mummy mother dad daddy father parents parent son daughter kids kid child children "

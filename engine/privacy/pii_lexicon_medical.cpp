@@ -21,7 +21,13 @@ const std::string_view kConditionWords =
     "kidney nephritis gallstones kidneystones concussion whiplash fracture hernia lymphedema "
     "cerebral palsy down's spina bifida cystic fibrosis stutter stuttering tourette's tourettes "
     "hypoglycemia hyperglycemia prediabetes cholesterol hyperlipidemia sepsis meningitis encephalitis "
-    "polio rheumatism sjogren's vitiligo alopecia lactose diabetic asthmatic epileptic";
+    "polio rheumatism sjogren's vitiligo alopecia lactose diabetic asthmatic epileptic "
+    // Treatments and tests that tell a condition: "my dialysis", "the biopsy came back".
+    "dialysis biopsy colonoscopy mammogram pacemaker physiotherapy hysterectomy mastectomy vasectomy "
+    "appendectomy tonsillectomy "
+    // Conditions said as what a person is: "my brother is schizophrenic".
+    "schizophrenic autistic anorexic bulimic dyslexic anemic anaemic arthritic hypertensive psychotic paraplegic "
+    "quadriplegic hypothyroid prediabetic";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -35,6 +41,8 @@ const std::string_view kConditionPhrases =
     "panic disorder,panic attacks,eating disorder,seasonal affective disorder,postpartum depression,"
     "post traumatic stress disorder,obsessive compulsive disorder,attention deficit disorder,"
     "a d h d,a d d,p t s d,o c d,c o p d,i b s,g e r d,h i v,m s,u t i,p c o s,"
+    "knee replacement,hip replacement,bypass surgery,heart surgery,back surgery,knee surgery,hip surgery,"
+    "open heart surgery,gastric bypass,c section,c-section,kidney transplant,liver transplant,heart transplant,"
     "long covid,chronic fatigue syndrome,chronic pain,back pain,chronic back pain,rheumatoid arthritis,"
     "psoriatic arthritis,breast cancer,prostate cancer,lung cancer,skin cancer,colon cancer,"
     "pancreatic cancer,ovarian cancer,bowel cancer,brain tumor,brain tumour,sickle cell,sickle cell anemia,"

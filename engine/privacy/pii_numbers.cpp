@@ -179,6 +179,11 @@ void readRun(const Utterance& u, std::size_t i, std::size_t limit, NumberRun& r)
     r.anyWritten = written;
     ++r.chunkCount;
     p = c.t1;
+    // A hesitation inside a spoken number stays inside it: "four one two uh eight eight ...".
+    if (!written && p + 1 < limit && u.anyOf(p, p + 1, {"uh", "um", "er", "erm", "umm", "uhh"}) && u.isNum(p + 1) &&
+        u.tok[p + 1].num != NumKind::written && !u.tok[p - 1].stopAfter) {
+      ++p;
+    }
   }
   r.t1 = p;
 }

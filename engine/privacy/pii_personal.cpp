@@ -76,8 +76,24 @@ bool drugOrDiseaseSuffix(std::string_view w) noexcept {
   return false;
 }
 
+// Whose health it is can be left unsaid: "the cardiologist said atrial fibrillation", "take 200 mg of ibuprofen".
+bool healthAnchor(const Utterance& u) noexcept {
+  for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    if (u.anyOf(i, i + 1, {"doctor", "doc", "gp", "physician", "cardiologist", "oncologist", "neurologist",
+                           "dermatologist", "psychiatrist", "therapist", "specialist", "surgeon", "consultant",
+                           "pediatrician", "paediatrician", "endocrinologist", "rheumatologist", "urologist"}) &&
+        u.anyOf(i + 1, i + 2, {"said", "says", "thinks", "thought", "found", "diagnosed", "confirmed", "suspects",
+                               "suspected", "told", "prescribed", "mentioned", "ruled"})) {
+      return true;
+    }
+  }
+  return u.anyOf(0, u.n, {"take", "took", "taking", "takes"}) &&
+         u.anyOf(0, u.n, {"mg", "milligrams", "milligram", "mcg", "micrograms", "ml", "milliliters", "tablets",
+                          "pills", "capsules", "puffs", "doses"});
+}
+
 void findHealth(const Utterance& u, Candidates& c) noexcept {
-  if (!personalAnchor(u, c)) return;
+  if (!personalAnchor(u, c) && !healthAnchor(u)) return;
   const bool general = generalQuestion(u) && !u.contains("my") && !u.contains("i") && !u.contains("i'm");
   if (general) return;
   for (std::size_t i = 0; i < u.n; ++i) {

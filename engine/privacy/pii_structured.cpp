@@ -164,7 +164,7 @@ void findCards(const Utterance& u, Candidates& c) noexcept {
 
 // ---- SSN ----
 bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
-  if (u.is(i, "ssn") || u.is(i, "social") || u.is(i, "ssn#") || u.is(i, "s.s.n") || u.is(i, "s.s.n.")) return true;
+  if (u.anyOf(i, i + 1, {"ssn", "social", "ssn#", "s.s.n", "s.s.n.", "socials", "ssns"})) return true;
   if (i < u.n && u.tok[i].possessive && (u.stem(i) == "social" || u.stem(i) == "ssn")) return true;  // "my social's ..."
   // "ss number", "s s n", "s s number", "my ss card".
   if (u.is(i, "ss") && u.anyOf(i + 1, i + 2, {"number", "no", "#", "num", "card"})) return true;
@@ -173,6 +173,15 @@ bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
 bool ssnCue(const Utterance& u, std::size_t i) noexcept {
   for (std::size_t k = (i > 6 ? i - 6 : 0); k < i; ++k) {
     if (ssnCueAt(u, k)) return true;
+  }
+  return false;
+}
+// The cue after the number: "... that's my social", "... is my social security" (within the same sentence).
+bool ssnCueAfter(const Utterance& u, std::size_t e) noexcept {
+  if (e > 0 && u.tok[e - 1].stopAfter) return false;
+  for (std::size_t k = e; k < u.n && k < e + 4; ++k) {
+    if (ssnCueAt(u, k)) return true;
+    if (u.tok[k].stopAfter) break;
   }
   return false;
 }
@@ -185,25 +194,51 @@ bool ssnShape(std::string_view d) noexcept {
 void findSsns(const Utterance& u, Candidates& c) noexcept {
   NumberRun run;
   char buf[16];
+  std::size_t ssnEnd = 0;  // token after the last SSN found
+  const auto addSsn = [&](std::size_t t0, std::size_t t1) {
+    c.add(t0, t1, PiiType::ssn, prio::ssn);
+    ssnEnd = t1;
+  };
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!u.isNum(i) && !u.tok[i].hasDigit) continue;
     const std::string_view raw = u.raw(i);
     // 123-45-6789 is an SSN by shape alone.
     if (raw.size() == 11 && raw[3] == '-' && raw[6] == '-' && collectDigits(raw, "-", buf, sizeof buf) == 9 &&
         ssnShape(std::string_view(buf, 9))) {
-      c.add(i, i + 1, PiiType::ssn, prio::ssn);
+      addSsn(i, i + 1);
       continue;
     }
-    if (!ssnCue(u, i)) continue;
+    // "socials for the kids: 401 22 9090 and 401 22 9091": a second number in the same list.
+    const bool listed = ssnEnd > 0 && (i == ssnEnd || (i == ssnEnd + 1 && u.anyOf(ssnEnd, i, {"and", "or", "then"})));
+    if (!listed && !ssnCue(u, i)) {
+      // Nine digits and only then the cue.
+      if (i > 0 && (u.isNum(i - 1) || u.tok[i - 1].hasDigit)) continue;
+      if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
+        DigitGroup g;
+        if (readGroup(u, i, 3, g) && g.len == 9 && ssnCueAfter(u, g.t1)) {
+          addSsn(g.t0, g.t1);
+          i = g.t1 - 1;
+          continue;
+        }
+      }
+      readRun(u, i, u.n, run);
+      if (run.t1 > i && run.len == 9 && ssnCueAfter(u, run.t1)) {
+        addSsn(i, run.t1);
+        i = run.t1 - 1;
+      }
+      continue;
+    }
     if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
       DigitGroup g;
-      if (readGroup(u, i, 3, g) && g.len == 9) c.add(g.t0, g.t1, PiiType::ssn, prio::ssn);
-      continue;
-    }
+      if (readGroup(u, i, 3, g) && g.len == 9) {
+        addSsn(g.t0, g.t1);
+        continue;
+      }
+    }  // else digit by digit: "5 3 1 2 2 7 6 6 0"
     readRun(u, i, u.n, run);
     if (run.t1 > i && run.len >= 9) {
       const std::size_t end = run.tokenEndAfterDigits(9);
-      if (end != 0) c.add(i, end, PiiType::ssn, prio::ssn);
+      if (end != 0) addSsn(i, end);
       i = run.t1 - 1;
     } else if (run.t1 > i && run.len == 3) {
       // Spoken with its dashes: "one two three dash four five dash six seven eight nine".
@@ -211,7 +246,7 @@ void findSsns(const Utterance& u, Candidates& c) noexcept {
       for (std::size_t k = 0; k < run.len; ++k) buf[len++] = run.digits[k];
       std::size_t p = run.t1;
       for (std::size_t want : {std::size_t{2}, std::size_t{4}}) {
-        if (len == 0 || !u.anyOf(p, p + 1, {"dash", "hyphen"}) || !u.isNum(p + 1)) {
+        if (len == 0 || !u.anyOf(p, p + 1, {"dash", "hyphen", "-"}) || !u.isNum(p + 1)) {
           len = 0;
           break;
         }
@@ -225,7 +260,7 @@ void findSsns(const Utterance& u, Candidates& c) noexcept {
         p = part.t1;
       }
       if (len == 9 && ssnShape(std::string_view(buf, 9))) {
-        c.add(i, p, PiiType::ssn, prio::ssn);
+        addSsn(i, p);
         i = p - 1;
       }
     }

@@ -13,6 +13,13 @@ bool isCont(unsigned char ch) noexcept { return (ch & 0xC0) == 0x80; }
 bool leadingTrim(unsigned char ch) noexcept {
   return ch == '"' || ch == '\'' || ch == '[' || ch == '{' || ch == '<' || ch == '*' || ch == '`';
 }
+bool lettersOnly(const unsigned char* p, std::size_t n) noexcept {
+  if (n < 2) return false;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= 'A' && p[k] <= 'Z'))) return false;
+  }
+  return true;
+}
 bool trailingTrim(unsigned char ch) noexcept {
   return ch == '.' || ch == ',' || ch == ';' || ch == ':' || ch == '!' || ch == '?' || ch == '"' || ch == '\'' ||
          ch == ']' || ch == '}' || ch == '>' || ch == '*' || ch == '`';
@@ -78,6 +85,12 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
       if (s[j] == ')') hasClose = true;
       if (!isCont(s[j])) ++cj;
       ++j;
+      // A label glued to its number is two words: "ssn:321-54-9876", "SSN#412-88-1991" (not "10:30" or
+      // "fe80::1c2a:3bff").
+      if ((s[j - 1] == ':' || s[j - 1] == '#') && j < text.size() && s[j] >= '0' && s[j] <= '9' &&
+          lettersOnly(s + i, j - 1 - i)) {
+        break;
+      }
     }
     const std::size_t rawEnd = j;
     const std::uint32_t rawEndCp = cj;

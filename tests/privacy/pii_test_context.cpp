@@ -97,6 +97,11 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("change my pin to 4471"), (Spans{"PIN_OR_PASSWORD=4471"}));
   EXPECT_EQ(found("my ring doorbell code is seventy seven twelve"),
             (Spans{"PIN_OR_PASSWORD=seventy seven twelve"}));
+  EXPECT_EQ(found("pw is lemonade22"), (Spans{"PIN_OR_PASSWORD=lemonade22"}));
+  EXPECT_EQ(found("my code's two double five nine"), (Spans{"PIN_OR_PASSWORD=two double five nine"}));
+  EXPECT_EQ(found("i use dragon77 as my password everywhere"), (Spans{"PIN_OR_PASSWORD=dragon77"}));
+  EXPECT_TRUE(found("my code is on github").empty());
+  EXPECT_TRUE(found("i use chrome77 as my browser").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -109,6 +114,14 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("my dad takes colchicine every morning"), (Spans{"HEALTH=colchicine"}));
   EXPECT_EQ(found("my son has impetigo again"), (Spans{"HEALTH=impetigo"}));
   EXPECT_TRUE(found("pick me up from my school at five").empty());
+  // A condition said as what a person is, a procedure, a doctor's finding, a dose taken.
+  EXPECT_EQ(found("my brother is schizophrenic"), (Spans{"HEALTH=schizophrenic"}));
+  EXPECT_EQ(found("i'm recovering from knee replacement surgery"), (Spans{"HEALTH=knee replacement"}));
+  EXPECT_EQ(found("set a reminder for my dialysis"), (Spans{"HEALTH=dialysis"}));
+  EXPECT_EQ(found("the cardiologist said atrial fibrillation"), (Spans{"HEALTH=atrial fibrillation"}));
+  EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
+  EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());
+  EXPECT_TRUE(found("the dermatologist at the mall treats acne").empty());
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {

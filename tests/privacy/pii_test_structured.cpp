@@ -64,6 +64,22 @@ TEST(PiiSsn, ShapesAndCues) {
   EXPECT_EQ(found("my social's four one two eight eight one niner niner one"),
             (Spans{"SSN=four one two eight eight one niner niner one"}));
   EXPECT_EQ(found("my social security number is 412 - 88 - 1991"), (Spans{"SSN=412 - 88 - 1991"}));
+  // The cue after the nine digits, digit by digit, a list, a label glued to the value, a hesitation inside.
+  EXPECT_EQ(found("read back four one two eight eight one nine nine one that's my social"),
+            (Spans{"SSN=four one two eight eight one nine nine one"}));
+  EXPECT_EQ(found("5 3 1 2 2 7 6 6 0 is my social security"), (Spans{"SSN=5 3 1 2 2 7 6 6 0"}));
+  EXPECT_EQ(found("my social is 5 3 1 2 2 7 6 6 0"), (Spans{"SSN=5 3 1 2 2 7 6 6 0"}));
+  EXPECT_EQ(found("socials for the kids: 401 22 9090 and 401 22 9091"), (Spans{"SSN=401 22 9090", "SSN=401 22 9091"}));
+  EXPECT_EQ(found("ssn is 4 1 2 - 8 8 - 1 9 9 1"), (Spans{"SSN=4 1 2 - 8 8 - 1 9 9 1"}));
+  EXPECT_EQ(found("ssn:321-54-9876"), (Spans{"SSN=321-54-9876"}));
+  EXPECT_EQ(found("SSN#412-88-1991"), (Spans{"SSN=412-88-1991"}));
+  EXPECT_EQ(found("my social is four one two uh eight eight one nine nine one"),
+            (Spans{"SSN=four one two uh eight eight one nine nine one"}));
+  // Ten digits before "social" are no SSN; a time keeps its colon.
+  EXPECT_TRUE(found("call four one two eight eight one nine nine one two about my social security").empty() ||
+              found("call four one two eight eight one nine nine one two about my social security")[0].rfind("SSN", 0) ==
+                  std::string::npos);
+  EXPECT_TRUE(found("the meeting is at 10:30").empty());
 }
 
 TEST(PiiPhone, Formats) {
