@@ -312,7 +312,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
                                                                             "update", "updated", "switch"}));
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are"}) || toValue || u.tok[s].colonAfter) {
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are"}) || toValue || u.tok[s].colonAfter ||
+          u.tok[s].possessive) {  // "my pin number's 4 4 1 2"
         sawIs = true;
         ++s;
         break;
@@ -351,6 +352,33 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       c.add(s, e, PiiType::pinOrPassword, prio::secret);
       i = e - 1;
     }
+  }
+}
+
+// "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
+void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i + 3 < u.n; ++i) {
+    if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press"})) continue;
+    std::size_t s = i + 1;
+    if (u.is(s, "in")) ++s;
+    std::size_t e = s;
+    if (u.tok[s].hasDigit) {
+      std::size_t digits = 0;
+      while (e < u.n && u.tok[e].allDigits && (e == s || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
+        digits += u.raw(e).size();
+        ++e;
+      }
+      if (digits < 3) continue;  // "press 1 for the front desk"
+    } else if (u.isNum(s)) {
+      NumberRun run;
+      readRun(u, s, u.n, run);
+      if (run.anyThousand || run.len < 3) continue;
+      e = run.t1;
+    }
+    if (e <= s || !u.anyOf(e, e + 1, {"for", "on", "at", "to"})) continue;
+    if (!secretThing(u, e + 1, e + 4)) continue;
+    c.add(s, e, PiiType::pinOrPassword, prio::secret);
+    i = e - 1;
   }
 }
 
@@ -434,6 +462,7 @@ void findContextual(const Utterance& u, Candidates& c) noexcept {
   findBirthDates(u, c);
   findAccounts(u, c);
   findSecrets(u, c);
+  findEnteredCodes(u, c);
   findNamedAfter(u, c);
 }
 

@@ -27,7 +27,8 @@ const std::string_view kConditionWords =
     "appendectomy tonsillectomy "
     // Conditions said as what a person is: "my brother is schizophrenic".
     "schizophrenic autistic anorexic bulimic dyslexic anemic anaemic arthritic hypertensive psychotic paraplegic "
-    "quadriplegic hypothyroid prediabetic";
+    "quadriplegic hypothyroid prediabetic "
+    "seizures seizure miscarriage pregnant pregnancy palpitations";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -43,6 +44,7 @@ const std::string_view kConditionPhrases =
     "a d h d,a d d,p t s d,o c d,c o p d,i b s,g e r d,h i v,m s,u t i,p c o s,"
     "knee replacement,hip replacement,bypass surgery,heart surgery,back surgery,knee surgery,hip surgery,"
     "open heart surgery,gastric bypass,c section,c-section,kidney transplant,liver transplant,heart transplant,"
+    "chest pain,chest pains,heart palpitations,shortness of breath,"
     "long covid,chronic fatigue syndrome,chronic pain,back pain,chronic back pain,rheumatoid arthritis,"
     "psoriatic arthritis,breast cancer,prostate cancer,lung cancer,skin cancer,colon cancer,"
     "pancreatic cancer,ovarian cancer,bowel cancer,brain tumor,brain tumour,sickle cell,sickle cell anemia,"

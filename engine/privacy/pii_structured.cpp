@@ -164,6 +164,15 @@ void findCards(const Utterance& u, Candidates& c) noexcept {
 
 // ---- SSN ----
 bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
+  // Not "my social worker's number", "the social club".
+  if (u.is(i, "social") && i + 1 < u.n) {
+    const std::string_view next = u.stem(i + 1);
+    for (std::string_view w : {"worker", "workers", "media", "club", "services", "service", "network", "networks",
+                               "life", "event", "events", "skills", "studies", "justice", "distancing", "circle",
+                               "anxiety"}) {
+      if (next == w) return false;
+    }
+  }
   if (u.anyOf(i, i + 1, {"ssn", "social", "ssn#", "s.s.n", "s.s.n.", "socials", "ssns"})) return true;
   if (i < u.n && u.tok[i].possessive && (u.stem(i) == "social" || u.stem(i) == "ssn")) return true;  // "my social's ..."
   // "ss number", "s s n", "s s number", "my ss card".
@@ -173,6 +182,12 @@ bool ssnCueAt(const Utterance& u, std::size_t i) noexcept {
 bool ssnCue(const Utterance& u, std::size_t i) noexcept {
   for (std::size_t k = (i > 6 ? i - 6 : 0); k < i; ++k) {
     if (ssnCueAt(u, k)) return true;
+  }
+  // "the social security number for my mother is ...": the full name of the number reaches further.
+  for (std::size_t k = (i > 9 ? i - 9 : 0); k + 2 < i; ++k) {
+    if (u.is(k, "social") && u.is(k + 1, "security") && u.anyOf(k + 2, k + 3, {"number", "no", "#", "num"})) {
+      return true;
+    }
   }
   return false;
 }

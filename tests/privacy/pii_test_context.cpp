@@ -102,6 +102,10 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("i use dragon77 as my password everywhere"), (Spans{"PIN_OR_PASSWORD=dragon77"}));
   EXPECT_TRUE(found("my code is on github").empty());
   EXPECT_TRUE(found("i use chrome77 as my browser").empty());
+  EXPECT_EQ(found("my pin number's 4 4 1 2"), (Spans{"PIN_OR_PASSWORD=4 4 1 2"}));
+  EXPECT_EQ(found("use 4471 for the keypad"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  EXPECT_EQ(found("punch in one nine eight four at the gate"), (Spans{"PIN_OR_PASSWORD=one nine eight four"}));
+  EXPECT_TRUE(found("press 1 for the front desk").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -118,6 +122,8 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("my brother is schizophrenic"), (Spans{"HEALTH=schizophrenic"}));
   EXPECT_EQ(found("i'm recovering from knee replacement surgery"), (Spans{"HEALTH=knee replacement"}));
   EXPECT_EQ(found("set a reminder for my dialysis"), (Spans{"HEALTH=dialysis"}));
+  EXPECT_EQ(found("my son's seizures are getting worse"), (Spans{"HEALTH=seizures"}));
+  EXPECT_EQ(found("i've been having chest pains"), (Spans{"HEALTH=chest pains"}));
   EXPECT_EQ(found("the cardiologist said atrial fibrillation"), (Spans{"HEALTH=atrial fibrillation"}));
   EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
   EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());

@@ -80,6 +80,11 @@ TEST(PiiSsn, ShapesAndCues) {
               found("call four one two eight eight one nine nine one two about my social security")[0].rfind("SSN", 0) ==
                   std::string::npos);
   EXPECT_TRUE(found("the meeting is at 10:30").empty());
+  EXPECT_EQ(found("the social security number for my mother is three four five six seven eight nine zero one"),
+            (Spans{"SSN=three four five six seven eight nine zero one"}));
+  for (const auto& s : found("my social worker's number is five five five one two three four five six seven")) {
+    EXPECT_EQ(s.rfind("SSN", 0), std::string::npos) << s;
+  }
 }
 
 TEST(PiiPhone, Formats) {
