@@ -2,7 +2,11 @@
 // sotto ask: routes one request through the brain (PII, intents, cache, local model, cloud) and streams the answer.
 #include <unistd.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <optional>
 #include <cstdlib>
 #include <string>
 
@@ -10,8 +14,10 @@
 #include "app/config/config.h"
 #include "app/common/json_text.h"
 #include "app/sotto/commands.h"
+#include "engine/answer/answer_stage.h"
 #include "engine/cloud/answer_guard.h"
 #include "engine/intents/catalogue.h"
+#include "sotto/hal/log.h"
 
 namespace sotto::cli {
 namespace {
@@ -44,9 +50,26 @@ void askUsage(FILE* out) {
       "2 usage or config error.\n",
       out);
 }
-class PrintSink final : public answer::AskSink {
+// Prints what the answer stage's brain thread says for the typed request, and hands its result to the main thread.
+class PrintSink final : public answer::TypedAnswerObserver {
  public:
   explicit PrintSink(bool asJson) : json_(asJson) {}
+  void onBrainReady(const answer::Brain& b) override {
+    for (const std::string& w : b.warnings()) std::fprintf(stderr, "sotto ask: warning: %s\n", cloud::safeText(w).c_str());
+    if (b.semanticCacheOff())
+      std::fprintf(stderr, "sotto ask: note: %s\n", cloud::safeText(b.semanticCacheReport()).c_str());
+  }
+  void onDone(const Result<answer::AskResult>& r) override {
+    std::lock_guard lock(mutex_);
+    result_ = r;
+    done_.notify_all();
+  }
+  // Main thread: the result, once the brain thread has it.
+  Result<answer::AskResult> wait() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return result_.has_value(); });
+    return *result_;
+  }
   void onDecision(const router::RouteDecision& d, std::string_view line) override {
     if (json_) {
       std::printf("{\"event\":\"decision\",\"route\":\"%s\",\"reason\":\"%s\",\"text\":%s,\"line\":%s}\n",
@@ -85,6 +108,9 @@ class PrintSink final : public answer::AskSink {
  private:
   bool json_;
   bool started_ = false;
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::optional<Result<answer::AskResult>> result_;  // guarded by mutex_
 };
 
 }  // namespace
@@ -172,17 +198,37 @@ int cmdAsk(int argc, char** argv) {
     }
     cfg = *lr.config;
   }
-  auto b = answer::Brain::create(app::brainOptionsFrom(cfg, ov));
-  if (!b) {
-    std::fprintf(stderr, "sotto ask: %s\n", b.error().message.c_str());
+  if (text.size() > answer::AnswerStage::kMaxTypedBytes) {
+    std::fprintf(stderr, "sotto ask: TEXT is %zu bytes; a request holds at most %zu\n", text.size(),
+                 answer::AnswerStage::kMaxTypedBytes);
+    return 2;
+  }
+  // The request goes through the answer stage as sottod's control socket sends one: the same brain thread, route
+  // execution and fallbacks. Nothing is spoken (no speaker here) and the stage's log lines stay off: this command
+  // prints what the brain says itself.
+  PrintSink sink(asJson);
+  answer::AnswerStageOptions options;
+  options.brain = app::brainOptionsFrom(cfg, ov);
+  options.typedObserver = &sink;
+  pipeline::CancelToken cancel;
+  auto stage = answer::AnswerStage::create(options, nullptr, nullptr, cancel, nullptr);
+  if (!stage) {
+    std::fprintf(stderr, "sotto ask: %s\n", stage.error().message.c_str());
     return 1;
   }
-  for (const std::string& w : (*b)->warnings())
-    std::fprintf(stderr, "sotto ask: warning: %s\n", cloud::safeText(w).c_str());
-  if ((*b)->semanticCacheOff())
-    std::fprintf(stderr, "sotto ask: note: %s\n", cloud::safeText((*b)->semanticCacheReport()).c_str());
-  PrintSink sink(asJson);
-  auto r = (*b)->ask(text, sink);
+  const log::Level level = log::level();
+  log::setLevel(log::Level::off);
+  std::atomic<bool> stop{false};
+  if (auto started = (*stage)->start(stop); !started) {
+    log::setLevel(level);
+    std::fprintf(stderr, "sotto ask: %s\n", started.error().message.c_str());
+    return 1;
+  }
+  (*stage)->submit(text);  // the only request: the queue has room and the text fits (checked above)
+  auto r = sink.wait();
+  stop.store(true, std::memory_order_release);
+  (*stage)->stop();
+  log::setLevel(level);
   if (!r) {
     std::fprintf(stderr, "sotto ask: %s\n", r.error().message.c_str());
     return 1;

@@ -19,6 +19,7 @@ namespace {
 enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3 };
 
 constexpr size_t kTextSlots = 256;            // 256 x 47 bytes of answer text in flight
+constexpr size_t kTypedSlots = 8;             // typed requests waiting for the brain thread
 constexpr uint64_t kDrainWaitNs = 100'000'000;  // a cancelled answer leaves the playback ring within this
 
 uint64_t nowNs() { return pipeline::monotonicNowNs(); }
@@ -85,17 +86,25 @@ class AnswerStage::QueueOutput final : public speech::PcmOutput {
 // The brain's answer events, forwarded to the TTS thread as text messages.
 class AnswerStage::TtsFeed final : public AskSink {
  public:
-  TtsFeed(AnswerStage& path, uint64_t id, bool speak) : path_(path), id_(id), speak_(speak) {}
+  // observer: a typed request's caller, told everything the brain says (may be null).
+  TtsFeed(AnswerStage& path, uint64_t id, bool speak, AskSink* observer)
+      : path_(path), id_(id), speak_(speak), observer_(observer) {}
+  void onDecision(const router::RouteDecision& decision, std::string_view logLine) override {
+    if (observer_ != nullptr) observer_->onDecision(decision, logLine);
+  }
   void onFiller(std::string_view text) override {
+    if (observer_ != nullptr) observer_->onFiller(text);
     send(text);
     send(" ");
   }
   void onText(std::string_view piece) override {
     if (piece.empty()) return;
     if (!firstTextNs) firstTextNs = nowNs();
+    if (observer_ != nullptr) observer_->onText(piece);
     send(piece);
   }
   void onWarning(std::string_view message) override {
+    if (observer_ != nullptr) observer_->onWarning(message);
     SOTTO_LOG_WARN("brain", "warning", "%.*s", static_cast<int>(message.size()), message.data());
   }
   uint64_t firstTextNs = 0;
@@ -116,6 +125,7 @@ class AnswerStage::TtsFeed final : public AskSink {
   AnswerStage& path_;
   uint64_t id_;
   bool speak_;
+  AskSink* observer_;
 };
 
 Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOptions& options, speech::SpeechStage* speech,
@@ -132,9 +142,6 @@ Result<std::unique_ptr<AnswerStage>> AnswerStage::create(const AnswerStageOption
   // A barge-in wakes the TTS thread waiting for room in the playback ring.
   if (p->audio_ != nullptr && !cancel.wakeOnCancel(&p->audio_->playbackWakeup()))
     return makeError(Errc::invalid_argument, "answer stage: the cancel token wakes too many stages");
-  auto typed = pipeline::MpscMailbox<speech::TranscriptMessage>::create(8);
-  if (!typed) return std::move(typed).error();
-  p->typed_ = std::move(typed).value();
   auto box = pipeline::SpscMailbox<pipeline::Message>::create(kTextSlots);
   if (!box) return std::move(box).error();
   p->toTts_ = std::move(box).value();
@@ -269,7 +276,9 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
     if (!post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::begin), 0, id))) return;
     lastPosted_ = id;
   }
-  TtsFeed feed(*this, id, speak);
+  // A typed request's caller hears everything said for it (the microphone's requests have none).
+  TypedAnswerObserver* observer = request != nullptr && !timed ? options_.typedObserver : nullptr;
+  TtsFeed feed(*this, id, speak, observer);
   if (request == nullptr) {
     announcements_.fetch_add(1, std::memory_order_relaxed);
     feed.onText(text);
@@ -277,8 +286,12 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
   } else if (brain == nullptr) {
     failed_.fetch_add(1, std::memory_order_relaxed);
     SOTTO_LOG_WARN("answer", "no-brain", "request %llu not answered: the brain is unavailable", ull(request->sequence));
+    if (observer != nullptr) {
+      observer->onDone(makeError(brainError_.code, brainError_.message));
+    }
   } else {
     auto r = brain->ask(text, feed, cancel_);
+    if (observer != nullptr) observer->onDone(r);
     if (!r) {
       failed_.fetch_add(1, std::memory_order_relaxed);
       SOTTO_LOG_ERROR("answer", "failed", "request %llu: %s", ull(request->sequence), r.error().message.c_str());
@@ -344,13 +357,12 @@ void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& parti
 }
 
 bool AnswerStage::submit(std::string_view text) {
-  speech::TranscriptMessage m;
-  if (text.empty() || text.size() >= speech::TranscriptMessage::kTextSize) return false;
-  std::memcpy(m.text, text.data(), text.size());
-  m.length = static_cast<uint16_t>(text.size());
-  m.words = 1;
-  m.confidence = 1.0f;  // typed text is never misheard
-  if (!typed_.post(m)) return false;
+  if (text.empty() || text.size() > kMaxTypedBytes) return false;
+  {
+    std::lock_guard lock(typedMutex_);
+    if (typed_.size() >= kTypedSlots) return false;
+    typed_.emplace_back(text);
+  }
   brainWake_.notify();
   return true;
 }
@@ -412,7 +424,9 @@ void AnswerStage::brainMain() {
     }
     SOTTO_LOG_INFO("brain", "ready", "answering requests%s",
                    brain->warnings().empty() ? "" : " with what loaded (see the warnings above)");
+    if (options_.typedObserver != nullptr) options_.typedObserver->onBrainReady(*brain);
   } else {
+    brainError_ = b.error();
     SOTTO_LOG_ERROR("brain", "unavailable", "cannot answer requests: %s", b.error().message.c_str());
   }
   for (;;) {
@@ -427,10 +441,20 @@ void AnswerStage::brainMain() {
       answer(brain.get(), &t, t.textView());
       continue;
     }
-    if (typed_.tryReceive(t)) {
+    std::string typed;
+    {
+      std::lock_guard lock(typedMutex_);
+      if (!typed_.empty()) {
+        typed = std::move(typed_.front());
+        typed_.pop_front();
+      }
+    }
+    if (!typed.empty()) {
       requests_.fetch_add(1, std::memory_order_relaxed);
-      t.sequence = 0;
-      answer(brain.get(), &t, t.textView(), false);
+      speech::TranscriptMessage request;  // typed: never misheard, no audio time
+      request.words = 1;
+      request.confidence = 1.0f;
+      answer(brain.get(), &request, typed, false);
       continue;
     }
     // Nothing to answer: prepare the next answer from what the user has said so far.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The answer stage: the brain thread (transcript -> Brain: route execution) and the TTS thread (answer text ->
-// chunker -> TTS -> playback ring), with the first-audio metrics. sottod wires it; `sotto ask` drives its Brain.
+// chunker -> TTS -> playback ring), with the first-audio metrics. sottod wires it to the microphone; `sotto ask`
+// gives it one typed request (TypedAnswerObserver) and prints what the brain thread says.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,6 +28,21 @@ namespace sotto::answer {
 
 struct AnswerStart;
 
+// Who typed a request and waits for its answer (`sotto ask`): sees, on the brain thread, what the brain says for
+// the requests given to AnswerStage::submit (never for the microphone's). It must not block for long: the brain
+// thread waits for it.
+class TypedAnswerObserver : public AskSink {
+ public:
+  // The brain was built (maybe degraded: its warnings() say what is missing), before any request's events.
+  virtual void onBrainReady(const Brain& brain) { (void)brain; }
+  // A typed request is over: what was answered, or why nothing could be (the brain is unavailable, an error).
+  virtual void onDone(const Result<AskResult>& result) = 0;
+
+ protected:
+  TypedAnswerObserver() = default;
+  ~TypedAnswerObserver() = default;
+};
+
 // What the stage is built from (app/common/answer_config.h translates the config).
 struct AnswerStageOptions {
   BrainOptions brain;      // built on the brain thread at start()
@@ -34,6 +51,8 @@ struct AnswerStageOptions {
   // speaking (Brain::speculate: the local model's KV prefilled with the partial's prompt). Takes effect with a
   // speech stage whose Listener reports stable partials (ListenerConfig::stablePartials).
   bool speculate = false;
+  // Borrowed, may be null (sottod): told of the brain and of each typed request's answer.
+  TypedAnswerObserver* typedObserver = nullptr;
 };
 
 struct AnswerCounters {
@@ -87,8 +106,9 @@ class AnswerStage {
 
   AnswerCounters counters() const noexcept;
   // Any thread: a typed request (not from the microphone: no audio-time figures), answered by the brain thread
-  // like a transcript, after those already waiting. False when 8 are waiting already or the text is longer than
-  // speech::TranscriptMessage holds. The brain thread wakes at once.
+  // like a transcript, after those already waiting. False when it is empty, when 8 are waiting already or when it
+  // is longer than kMaxTypedBytes. The brain thread wakes at once. Takes a mutex (never a real-time thread's call).
+  static constexpr std::size_t kMaxTypedBytes = 16384;
   bool submit(std::string_view text);
   // Any thread: the id of the answer being computed or spoken (the id in its answer[...] and tts[...] log lines),
   // 0 when none.
@@ -139,7 +159,11 @@ class AnswerStage {
   // Hand-offs: the brain thread sleeps on brainWake_ (transcripts from the speech thread, the TTS thread finishing
   // an answer or freeing a mailbox slot, stop()), the TTS thread on ttsWake_ (the brain's posts, stop()).
   pipeline::Wakeup brainWake_, ttsWake_;
-  pipeline::MpscMailbox<speech::TranscriptMessage> typed_;  // submit() -> brain thread
+  // submit() -> brain thread: typed text has no length a transcript has, so it waits under a mutex (neither side
+  // is real time).
+  std::mutex typedMutex_;
+  std::deque<std::string> typed_;  // guarded by typedMutex_
+  Error brainError_;               // brain thread: why Brain::create failed, for typed requests' callers
   // The answer in progress, for cancelAnswer(): set with the token's reset under the mutex, so an id checked under
   // it can never cancel the next answer.
   mutable std::mutex activeMutex_;

@@ -47,6 +47,7 @@ bool toJournal() { return g_journal.load(std::memory_order_relaxed); }
 
 const char* levelName(Level l) {
   switch (l) {
+    case Level::off: return "off";
     case Level::error: return "error";
     case Level::warning: return "warning";
     case Level::notice: return "notice";

@@ -4,6 +4,7 @@
 // intent switches escalation off for the next request. The cloud is not trusted: a trickling server is cut at the
 // hard timeout, a failure mid-stream ends the answer honestly, answers are bounded and cleaned, and no secret is
 // read back.
+#include <condition_variable>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -313,6 +314,64 @@ TEST(AnswerStageCancel, ByIdStopsThatAnswerOnly) {
   EXPECT_TRUE(s.cancelAnswer(second));
   ASSERT_TRUE(waitFor([&] { return s.counters().answered == 2; }));
   EXPECT_EQ(s.counters().cancelledById, 2u);
+  stop = true;
+  s.stop();
+}
+
+// `sotto ask`'s path: a typed request's caller sees the brain once it is built, then the request's decision, its
+// text and its result, all from the stage's brain thread; a typed request longer than a transcript holds is taken.
+TEST(AnswerStageTyped, TheCallerSeesTheDecisionTextAndResult) {
+  struct Seen final : TypedAnswerObserver {
+    void onBrainReady(const Brain&) override { ready.fetch_add(1); }
+    void onDecision(const router::RouteDecision& d, std::string_view) override {
+      std::lock_guard lock(m);
+      routes.push_back(d.route);
+    }
+    void onText(std::string_view piece) override {
+      std::lock_guard lock(m);
+      text += piece;
+    }
+    void onDone(const Result<AskResult>& r) override {
+      std::lock_guard lock(m);
+      results.push_back(r.ok() ? r->answer : "error: " + r.error().message);
+      cv.notify_all();
+    }
+    std::atomic<int> ready{0};
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<router::Route> routes;
+    std::string text;
+    std::vector<std::string> results;
+  } seen;
+  ScratchDir dir;
+  AnswerStageOptions so;
+  so.brain = app::brainOptionsFrom(testConfig(dir.path()), testOverrides());
+  so.typedObserver = &seen;
+  pipeline::CancelToken token;
+  auto stage = AnswerStage::create(so, nullptr, nullptr, token, nullptr);
+  ASSERT_TRUE(stage.ok()) << stage.error().message;
+  std::atomic<bool> stop{false};
+  ASSERT_TRUE((*stage)->start(stop).ok());
+  AnswerStage& s = **stage;
+  ASSERT_TRUE(s.submit("set a timer for five minutes"));
+  std::string longer = "tell me a long story about";  // no command: nothing but the brain can answer it (no model)
+  while (longer.size() < 2 * speech::TranscriptMessage::kTextSize) longer += " a lighthouse keeper and";
+  longer += " her cat";
+  ASSERT_TRUE(s.submit(longer));
+  EXPECT_FALSE(s.submit(""));
+  EXPECT_FALSE(s.submit(std::string(AnswerStage::kMaxTypedBytes + 1, 'a')));
+  {
+    std::unique_lock lock(seen.m);
+    ASSERT_TRUE(seen.cv.wait_for(lock, std::chrono::seconds(30), [&] { return seen.results.size() == 2; }));
+    EXPECT_EQ(seen.results[0], "Timer set for five minutes.");
+    EXPECT_EQ(seen.results[1], router::kCannotAnswerText);
+    EXPECT_EQ(seen.text, std::string("Timer set for five minutes.") + router::kCannotAnswerText);
+    ASSERT_EQ(seen.routes.size(), 2u);
+    EXPECT_EQ(seen.routes[0], router::Route::intent);
+    EXPECT_EQ(seen.routes[1], router::Route::cannotAnswer);
+  }
+  EXPECT_EQ(seen.ready.load(), 1);
+  EXPECT_EQ(s.counters().requests, 2u);
   stop = true;
   s.stop();
 }

@@ -8,7 +8,8 @@
 
 namespace sotto::log {
 
-enum class Level { error = 3, warning = 4, notice = 5, info = 6, debug = 7 };  // syslog priorities
+// syslog priorities; off: nothing is written (a CLI command that reports what it runs for itself).
+enum class Level { off = 0, error = 3, warning = 4, notice = 5, info = 6, debug = 7 };
 
 enum class Sink { automatic, journal, stderr_ };
 
