@@ -93,6 +93,7 @@ struct Config {
   std::string ttsEngine, ttsVoice, ttsEspeakData;
   uint32_t ttsRatePercent = 0, ttsVolumePercent = 0;
   uint32_t ttsMaxAnswerChars = 0;  // longest answer spoken, in code points (the brain cuts longer ones)
+  bool ttsStreaming = true;        // speak phrases as their text completes; false: after the whole answer
   bool operator==(const Config&) const = default;
 };
 

@@ -213,6 +213,10 @@ constexpr auto kSettings = std::to_array<Setting>({
     unsignedSetting("tts.max-answer-chars", "1000", "characters", 50, 20000, SOTTO_FIELD(ttsMaxAnswerChars),
                     "Longest answer spoken (and printed by sotto ask), in characters: a longer one is cut at a word "
                     "boundary and ends saying so."),
+    boolSetting("tts.streaming", "true", SOTTO_FIELD(ttsStreaming),
+                "Speak each phrase of an answer as soon as its text is complete (the local model and the cloud "
+                "stream it); false = synthesize only once the whole answer is known (slower first audio: for "
+                "comparing the two, e.g. in sotto-bench e2e)."),
 
     cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
                    "CPUs the audio thread may run on; empty = no pinning."),

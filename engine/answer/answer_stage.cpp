@@ -502,6 +502,11 @@ void AnswerStage::ttsMain() {
   ttsState_.store(stage ? 1 : -1, std::memory_order_release);
   uint64_t current = 0;
   bool failedOnce = false;
+  std::string whole;  // !streamingTts: the answer's text until its end (the TTS thread is not real time)
+  if (!options_.streamingTts) {
+    whole.reserve(4096);
+    SOTTO_LOG_INFO("tts", "whole-answer", "tts.streaming is off: each answer is synthesized once all its text is known");
+  }
   bool stallShown = false;
   auto beat = [this, &stallShown](bool idle) {
     if (ttsBeat_ == nullptr) return;
@@ -530,14 +535,23 @@ void AnswerStage::ttsMain() {
       case TtsMsg::begin:
         current = m.value;
         failedOnce = false;
+        whole.clear();
         out.arm(*start_);
         if (stage) stage->begin(*cancel_);
         break;
       case TtsMsg::text:
-        if (stage && m.value == current && !failedOnce) st = stage->feed(m.textView());
+        if (stage && m.value == current && !failedOnce) {
+          if (options_.streamingTts) {
+            st = stage->feed(m.textView());
+          } else {
+            whole.append(m.textView());
+          }
+        }
         break;
       case TtsMsg::end:
-        if (stage && m.value == current && !failedOnce) st = stage->finish();
+        if (stage && m.value == current && !failedOnce && !whole.empty()) st = stage->feed(whole);
+        whole.clear();
+        if (stage && m.value == current && !failedOnce && st) st = stage->finish();
         if (stage && (stage->stats().cancelled || cancel_->cancelled())) {
           cancelledAnswers_.fetch_add(1, std::memory_order_relaxed);
           SOTTO_LOG_INFO("tts", "cancelled", "answer %llu stopped after %.2f s of audio", ull(m.value),

@@ -51,6 +51,9 @@ struct AnswerStageOptions {
   // speaking (Brain::speculate: the local model's KV prefilled with the partial's prompt). Takes effect with a
   // speech stage whose Listener reports stable partials (ListenerConfig::stablePartials).
   bool speculate = false;
+  // tts.streaming: each phrase is spoken as soon as its text is complete; false: the TTS thread keeps the answer's
+  // text until its end and only then synthesizes it (whole-answer TTS, for comparisons).
+  bool streamingTts = true;
   // Borrowed, may be null (sottod): told of the brain and of each typed request's answer.
   TypedAnswerObserver* typedObserver = nullptr;
 };

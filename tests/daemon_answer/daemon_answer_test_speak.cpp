@@ -173,6 +173,22 @@ TEST_F(DaemonAnswer, SpokenRequestIsAnsweredAloudByTheIntentRoute) {
               linesWith(log, "answer[first-audio]").at(0).c_str(), metrics[0].c_str());
 }
 
+// tts.streaming=false (whole-answer TTS, sotto-bench e2e's baseline for streaming): the answer is still spoken
+// whole, after the request, and the daemon says once that it synthesizes answers whole.
+TEST_F(DaemonAnswer, WholeAnswerTtsStillSpeaksTheAnswer) {
+  ASSERT_TRUE(say("what is two plus two", dir_.file("req.wav")));
+  ASSERT_TRUE(silence(2.5, dir_.file("tail.wav")));
+  const auto ends = mic({"sil.wav", "wake.wav", "sil.wav", "req.wav", "tail.wav"});
+  const uint64_t speechEnd = ends[2] + speechEndMs(readMono(dir_.file("req.wav")));
+  const std::string log = run(1, {"--set", "tts.streaming=false"});
+  EXPECT_EQ(linesWith(log, "tts[whole-answer]").size(), 1u) << log;
+  const auto spoken = linesWith(log, "tts[spoken]");
+  ASSERT_EQ(spoken.size(), 1u) << log;
+  EXPECT_EQ(spoken[0].find(" 0 phrases"), std::string::npos) << spoken[0];
+  EXPECT_EQ(loudFramesIn(sink_, 0, speechEnd), 0u) << "the speaker played before the request ended";
+  EXPECT_GT(loudFramesIn(sink_, speechEnd, sink_.size() / 16), 20u) << "no answer audible in the sink";
+}
+
 // At debug level each answer's text is logged once, after its route line (what toolchain/main.sh shows).
 TEST_F(DaemonAnswer, AtDebugLevelTheAnswerTextIsLoggedAfterItsRoute) {
   ASSERT_TRUE(say("what is two plus two", dir_.file("req.wav")));
