@@ -312,7 +312,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
                                                                             "update", "updated", "switch"}));
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are"}) || toValue || u.tok[s].colonAfter ||
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be"}) || toValue || u.tok[s].colonAfter ||
           u.tok[s].possessive) {  // "my pin number's 4 4 1 2"
         sawIs = true;
         ++s;
@@ -323,6 +323,17 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     }
     if (!sawIs) s = i + 1;
     if (s >= u.n) continue;
+    // What is said about the secret is no secret: "my password is too short", "the pin is wrong".
+    if (u.anyOf(s, s + 1, {"too", "so", "very", "not", "wrong", "incorrect", "expired", "weak", "strong", "invalid",
+                           "correct", "right", "case", "required", "locked", "changed", "reset", "the", "a", "an",
+                           "still", "different", "same", "missing", "blank", "empty", "written", "saved", "stored",
+                           "somewhere", "on", "in", "under"}) &&
+        !u.isNum(s + 1) && !u.tok[s + 1 < u.n ? s + 1 : s].hasDigit) {
+      // ... when the remark is short: "my password's correct horse battery staple" is a passphrase.
+      std::size_t p = s;
+      while (p < u.n && p - s < 3 && !secretStop(u, p) && !(p > s && u.tok[p - 1].stopAfter)) ++p;
+      if (p - s < 3) continue;
+    }
     std::size_t e = 0;
     if (!u.spoken || u.tok[s].hasDigit) {
       // Typed secrets are one token ("Dragon2018", "BLUE_maple2020", "09076"); a typed PIN may be grouped.
@@ -351,6 +362,24 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     if (e > s) {
       c.add(s, e, PiiType::pinOrPassword, prio::secret);
       i = e - 1;
+      // "... used to be fluffy2 but now it's fluffy3": the new value of the same secret.
+      for (std::size_t k = e; k < u.n && k < e + 4; ++k) {
+        if (!u.anyOf(k, k + 1, {"it's", "its", "is"}) || k + 1 >= u.n) continue;
+        const std::size_t v = k + 1;
+        std::size_t ve = 0;
+        if (u.tok[v].hasDigit) {
+          ve = v + 1;
+        } else if (u.isNum(v)) {
+          NumberRun run;
+          readRun(u, v, u.n, run);
+          if (run.len >= 3) ve = run.t1;
+        }
+        if (ve > v) {
+          c.add(v, ve, PiiType::pinOrPassword, prio::secret);
+          i = ve - 1;
+        }
+        break;
+      }
     }
   }
 }

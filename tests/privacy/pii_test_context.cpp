@@ -106,6 +106,12 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("use 4471 for the keypad"), (Spans{"PIN_OR_PASSWORD=4471"}));
   EXPECT_EQ(found("punch in one nine eight four at the gate"), (Spans{"PIN_OR_PASSWORD=one nine eight four"}));
   EXPECT_TRUE(found("press 1 for the front desk").empty());
+  EXPECT_EQ(found("my password used to be fluffy2 but now it's fluffy3"),
+            (Spans{"PIN_OR_PASSWORD=fluffy2", "PIN_OR_PASSWORD=fluffy3"}));
+  EXPECT_TRUE(found("my password is too short").empty());
+  EXPECT_TRUE(found("the pin is wrong again").empty());
+  EXPECT_EQ(found("my password's correct horse battery staple"),
+            (Spans{"PIN_OR_PASSWORD=correct horse battery staple"}));
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -124,6 +130,7 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("set a reminder for my dialysis"), (Spans{"HEALTH=dialysis"}));
   EXPECT_EQ(found("my son's seizures are getting worse"), (Spans{"HEALTH=seizures"}));
   EXPECT_EQ(found("i've been having chest pains"), (Spans{"HEALTH=chest pains"}));
+  EXPECT_EQ(found("i have a pinched nerve"), (Spans{"HEALTH=a pinched nerve"}));
   EXPECT_EQ(found("the cardiologist said atrial fibrillation"), (Spans{"HEALTH=atrial fibrillation"}));
   EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
   EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());
