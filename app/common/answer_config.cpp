@@ -19,6 +19,7 @@ answer::BrainOptions brainOptionsFrom(const config::Config& c, const BrainOverri
   b.llmThreads = c.llmThreads;
   b.llmCpus = c.llmCpus;
   b.mlockModel = c.modelMlock;
+  b.prefixCache = c.modelPrefixCache;
   b.contextTokens = c.contextTokens;
   b.maxAnswerTokens = o.maxAnswerTokens;
   b.logDecisions = o.logDecisions;

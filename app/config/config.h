@@ -38,6 +38,7 @@ struct Config {
   uint32_t llmThreads = 0;
   uint32_t contextTokens = 0;
   bool modelMlock = false;
+  bool modelPrefixCache = true;  // system prompt KV restored, prefixes shared between requests kept
   std::vector<int> audioCpus, speechCpus, llmCpus;  // ascending, no duplicates; empty = no pinning
   int audioPriority = 0;                            // SCHED_FIFO priority; 0 = normal scheduling
   bool mlockAll = false;

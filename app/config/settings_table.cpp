@@ -105,6 +105,11 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Context window of the local model; its KV cache is reserved at start-up."),
     boolSetting("model.mlock", "false", SOTTO_FIELD(modelMlock),
                 "Lock the model's weights in RAM so that they are never paged out."),
+    boolSetting("model.prefix-cache", "true", SOTTO_FIELD(modelPrefixCache),
+                "Keep the local model's KV cache between requests: the system prompt's KV is restored from the "
+                "state directory at start-up (computed and saved at the first) and each request keeps the prefix "
+                "it shares with the one before; false = every prompt is evaluated whole (slower first token: for "
+                "comparisons, e.g. in sotto-bench e2e)."),
 
     signedSetting("speech.noise-suppress-db", "-30", "dB", -60, 0, SOTTO_FIELD(noiseSuppressDb),
                   "Maximum attenuation of stationary noise on the capture signal (speexdsp); 0 = off."),

@@ -458,7 +458,9 @@ void AnswerStage::brainMain() {
       continue;
     }
     // Nothing to answer: prepare the next answer from what the user has said so far.
-    if (brain && options_.speculate && speech_ != nullptr && speech_->stablePartials().take(t)) {
+    // (Without the prefix cache a request keeps nothing a speculation prefilled: none is worth the CPU.)
+    if (brain && options_.speculate && options_.brain.prefixCache && speech_ != nullptr &&
+        speech_->stablePartials().take(t)) {
       // A partial of a turn already answered (published just before its final) would only take the CPU from the
       // answer being spoken.
       if (t.sequence > lastFinal_) speculate(*brain, t);

@@ -58,6 +58,8 @@ Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, 
   o.maxTokens = maxTokens;
   o.sampling.temperature = 0.0f;  // a speaker's answer should not change from one ask to the next
   const bool first = c.ids.empty();
+  // Without the prefix cache a request starts from an empty KV cache; continuing one answer still keeps its own.
+  o.reusePrefix = options.prefixCache || !first;
   auto r = local->generator->generate(std::span<const llm::TokenId>(prompt), o, &c, cancel);
   if (r && first) lastPromptReuse = PromptReuse{r->promptTokens, r->reusedTokens};
   return r;

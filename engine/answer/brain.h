@@ -48,6 +48,10 @@ struct BrainOptions {
   unsigned llmThreads = 1;    // the model's thread pool, the calling thread included
   std::vector<int> llmCpus;   // the pool's workers are pinned to these; empty = not pinned
   bool mlockModel = false;    // mlock the mapped weights (a failure is reported in warnings(), not fatal)
+  // model.prefix-cache: the system prompt's KV restored from (and saved to) the state directory, and each request
+  // keeping the KV of the prefix it shares with the previous one. false: every request's prompt is evaluated whole
+  // (for comparisons; speculation then prepares nothing a request can use).
+  bool prefixCache = true;
   unsigned contextTokens = 2048;
   unsigned maxAnswerTokens = 96;  // local model answers
   bool logDecisions = true;       // one info log line per routing decision (sotto ask shows it itself)

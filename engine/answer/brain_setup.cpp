@@ -266,7 +266,12 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
                                  "; raise the memory-lock limit (LimitMEMLOCK=) or set model.mlock=false";
         impl->warnings.push_back(impl->modelLockProblem);
       }
-      prepareSystemPrompt(*impl, stateDir + "/" + kSystemPromptKvFile);
+      if (config.prefixCache) {
+        prepareSystemPrompt(*impl, stateDir + "/" + kSystemPromptKvFile);
+      } else {
+        impl->systemPromptReport = "system prompt's KV: not kept (model.prefix-cache is off: every prompt is "
+                                   "evaluated whole)";
+      }
     } else {
       impl->warnings.push_back("local model disabled: " + m.error().message);
     }

@@ -104,5 +104,43 @@ TEST(BrainSystemPrompt, KvIsSavedRestoredAndRebuiltWhenDamagedOrMismatched) {
   }
 }
 
+// model.prefix-cache=false: no system prompt KV is restored or saved, and a request keeps nothing of the one
+// before (the comparison baseline of sotto-bench e2e); the answers are the same.
+TEST(BrainSystemPrompt, PrefixCacheOffEvaluatesEveryPromptWhole) {
+  ScratchDir models, dir, offDir;
+  const std::string model = makeTinyChatModel(models.path());
+  if (model.empty()) GTEST_SKIP() << "mkgguf.py needs /usr/bin/python3 with numpy";
+  config::Config c = testConfig(dir.path());
+  c.modelPath = model;
+  c.cacheExactEntries = 0;
+  c.cacheSemanticEntries = 0;
+  BrainOverrides o = testOverrides();
+  o.forced = router::ForcedRoute::local;
+  std::string onFirst, onSecond;
+  {
+    auto b = makeBrain(c, o);
+    ASSERT_NE(b, nullptr);
+    onFirst = ask(*b, "what is the tallest mountain").answer;
+    EXPECT_GT(b->lastPromptReuse().reusedTokens, 0u) << "the system prompt's KV was not used";
+    onSecond = ask(*b, "what is the longest river").answer;
+    EXPECT_GT(b->lastPromptReuse().reusedTokens, 0u);
+  }
+  config::Config off = testConfig(offDir.path());
+  off.modelPath = model;
+  off.cacheExactEntries = 0;
+  off.cacheSemanticEntries = 0;
+  off.modelPrefixCache = false;
+  auto b = makeBrain(off, o);
+  ASSERT_NE(b, nullptr);
+  EXPECT_FALSE(b->systemPromptRestored());
+  EXPECT_NE(b->systemPromptReport().find("not kept"), std::string::npos) << b->systemPromptReport();
+  EXPECT_EQ(ask(*b, "what is the tallest mountain").answer, onFirst);
+  EXPECT_EQ(b->lastPromptReuse().reusedTokens, 0u);
+  EXPECT_GT(b->lastPromptReuse().promptTokens, 0u);
+  EXPECT_EQ(ask(*b, "what is the longest river").answer, onSecond);
+  EXPECT_EQ(b->lastPromptReuse().reusedTokens, 0u) << "the previous request's prefix was kept";
+  EXPECT_FALSE(std::filesystem::exists(offDir.path() + "/" + kSystemPromptKvFile));
+}
+
 }  // namespace
 }  // namespace sotto::answer::test
