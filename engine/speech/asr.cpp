@@ -174,12 +174,18 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
   }
   // No flat-lexicon second pass for the n-gram searches: it re-decodes the whole utterance at the endpoint (final
   // 100-170 ms after the endpoint instead of 20-45 ms on the host) and changed none of the closed-loop transcripts.
+  std::vector<std::string> ngramArgs = {"-fwdflat", "no"};
+  if (config.maxHmmPerFrame > 0) ngramArgs.insert(ngramArgs.end(), {"-maxhmmpf", std::to_string(config.maxHmmPerFrame)});
+  const auto withLm = [&ngramArgs](const std::string& lm) {
+    std::vector<std::string> a = {"-lm", lm};
+    a.insert(a.end(), ngramArgs.begin(), ngramArgs.end());
+    return a;
+  };
   if (!config.domainLanguageModel.empty()) {
     // pocketsphinx reports an unreadable model only as a failed ps_init(): check the file first to say which.
     if (::access(config.domainLanguageModel.c_str(), R_OK) != 0) {
       r->degraded_ = "no domain language model search: cannot read " + config.domainLanguageModel;
-    } else if (auto ps = detail::makeDecoder(config.acousticModel, config.dictionary,
-                                             {"-lm", config.domainLanguageModel, "-fwdflat", "no"});
+    } else if (auto ps = detail::makeDecoder(config.acousticModel, config.dictionary, withLm(config.domainLanguageModel));
                ps.ok()) {
       r->decoders_[kDomain] = std::move(ps).value();
       if (auto s = detail::addPronunciations(r->decoders_[kDomain].get(), config.pronunciation); !s.ok()) {
@@ -191,8 +197,7 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
     }
   }
   if (!config.languageModel.empty()) {
-    auto ps = detail::makeDecoder(config.acousticModel, config.dictionary,
-                                  {"-lm", config.languageModel, "-fwdflat", "no"});
+    auto ps = detail::makeDecoder(config.acousticModel, config.dictionary, withLm(config.languageModel));
     if (!ps.ok()) return std::move(ps).error();
     r->decoders_[kLm] = std::move(ps).value();
     if (auto s = detail::addPronunciations(r->decoders_[kLm].get(), config.pronunciation); !s.ok()) {

@@ -38,6 +38,10 @@ struct AsrConfig {
   // weighted by its acoustic probability relative to the best, reads the same intent (domainAgreement); else the
   // general LM's transcript stands. 0 = no check.
   float minDomainAgreement = 0.0f;
+  // The n-gram searches' cap on HMMs evaluated per frame (pocketsphinx -maxhmmpf); 0 = pocketsphinx's own (30000;
+  // the config's default is 4000).
+  // In steady noise their beams stay wide and the search costs about a core; a cap bounds it.
+  uint32_t maxHmmPerFrame = 0;
   uint32_t partialIntervalMs = 100;
 };
 

@@ -17,7 +17,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
     <capture backend="alsa" device="hw:0,0" rate="48000" period-ms="20" periods="3"/>
     <playback backend="wav" device="/tmp/out.wav" rate="44100" period-ms="5" periods="8"/>
   </audio>
-  <model path="/opt/m.gguf" threads="4" context="4096" mlock="true"/>
+  <model path="/opt/m.gguf" threads="4" context="4096" mlock="true" prefix-cache="false"/>
   <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
           endpoint-silence-ms="500" semantic-endpoint="false" endpoint-complete-ms="150" follow-up-ms="4000"
           stop-phrase="halt" stop-threshold="-15" max-utterance-ms="8000"
@@ -25,9 +25,9 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
         model="/opt/ok-speaker.wake"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false" domain-lm=""
-       rescore="false" domain-agreement="0.4" clarify-below="0.35"/>
+       rescore="false" domain-agreement="0.4" clarify-below="0.35" max-hmm-per-frame="2500"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"
-       max-answer-chars="600"/>
+       max-answer-chars="600" streaming="false"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard" device-id-rotation-h="12">
     <audit max-file-kib="64" files="3"/>
@@ -58,6 +58,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.llmThreads = 4;
   expected.contextTokens = 4096;
   expected.modelMlock = true;
+  expected.modelPrefixCache = false;
   expected.noiseSuppressDb = -12;
   expected.agc = false;
   expected.vadStartPercent = 70;
@@ -87,11 +88,13 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.asrRescore = false;
   expected.asrClarifyBelow = 0.35f;
   expected.asrDomainAgreement = 0.4f;
+  expected.asrMaxHmmPerFrame = 2500;
   expected.ttsEngine = "espeak-ng";
   expected.ttsVoice = "en-us";
   expected.ttsRatePercent = 150;
   expected.ttsVolumePercent = 80;
   expected.ttsMaxAnswerChars = 600;
+  expected.ttsStreaming = false;
   expected.ttsEspeakData = "/opt/espeak-ng-data";
   expected.audioCpus = {0};
   expected.speechCpus = {1, 2};

@@ -198,4 +198,29 @@ TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) 
   EXPECT_FALSE(finalLine(out).empty()) << out;
 }
 
+// asr.max-hmm-per-frame reaches the language-model search: no cap and the default 4000 hear a clean question the
+// same; a starved search (10 HMMs a frame) hears something else. (What the cap saves in noise is measured by
+// bench/speech/intent_bench.py, not here: unit tests never time.)
+TEST(ListenSearchCap, TheLanguageModelSearchsCapReachesPocketsphinx) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  sotto::test::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string wav = dir.file("question.wav");
+  ASSERT_TRUE(sotto::test::say("hey computer. what is the capital of france", wav));
+  ASSERT_TRUE(sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6"));
+  auto finalText = [&](const std::string& cap) {
+    std::string out;
+    int rc = -1;
+    sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.max-hmm-per-frame=" + cap});
+    EXPECT_EQ(rc, 0) << out;
+    const size_t at = out.find("{\"event\":\"final\"");
+    return at == std::string::npos ? std::string()
+                                   : sotto::test::jsonString(out.substr(at, out.find('\n', at) - at), "text");
+  };
+  const std::string uncapped = finalText("0");
+  EXPECT_EQ(uncapped, "what is the capital of france");
+  EXPECT_EQ(finalText("4000"), uncapped);
+  EXPECT_NE(finalText("10"), uncapped);
+}
+
 }  // namespace
