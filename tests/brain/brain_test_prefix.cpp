@@ -33,12 +33,8 @@ TEST(BrainSystemPrompt, KvIsSavedRestoredAndRebuiltWhenDamagedOrMismatched) {
   ScratchDir models, dir;
   const std::string model = makeTinyChatModel(models.path());
   if (model.empty()) GTEST_SKIP() << "mkgguf.py needs /usr/bin/python3 with numpy";
-  config::Config c = testConfig(dir.path());
-  c.modelPath = model;
-  c.cacheExactEntries = 0;  // every ask reaches the model
-  c.cacheSemanticEntries = 0;
-  BrainOverrides o = testOverrides();
-  o.forced = router::ForcedRoute::local;
+  config::Config c = modelOnlyConfig(dir.path(), model);
+  const BrainOverrides o = localOverrides();
   const std::string kv = dir.path() + "/" + kSystemPromptKvFile;
 
   std::string first;
@@ -110,12 +106,8 @@ TEST(BrainSystemPrompt, PrefixCacheOffEvaluatesEveryPromptWhole) {
   ScratchDir models, dir, offDir;
   const std::string model = makeTinyChatModel(models.path());
   if (model.empty()) GTEST_SKIP() << "mkgguf.py needs /usr/bin/python3 with numpy";
-  config::Config c = testConfig(dir.path());
-  c.modelPath = model;
-  c.cacheExactEntries = 0;
-  c.cacheSemanticEntries = 0;
-  BrainOverrides o = testOverrides();
-  o.forced = router::ForcedRoute::local;
+  const config::Config c = modelOnlyConfig(dir.path(), model);
+  const BrainOverrides o = localOverrides();
   std::string onFirst, onSecond;
   {
     auto b = makeBrain(c, o);
@@ -125,10 +117,7 @@ TEST(BrainSystemPrompt, PrefixCacheOffEvaluatesEveryPromptWhole) {
     onSecond = ask(*b, "what is the longest river").answer;
     EXPECT_GT(b->lastPromptReuse().reusedTokens, 0u);
   }
-  config::Config off = testConfig(offDir.path());
-  off.modelPath = model;
-  off.cacheExactEntries = 0;
-  off.cacheSemanticEntries = 0;
+  config::Config off = modelOnlyConfig(offDir.path(), model);
   off.modelPrefixCache = false;
   auto b = makeBrain(off, o);
   ASSERT_NE(b, nullptr);

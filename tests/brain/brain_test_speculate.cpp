@@ -57,13 +57,7 @@ class BrainSpeculation : public ::testing::Test {
   }
   // A brain answering from the local model only (no cache: every ask reaches the model), greedy.
   std::unique_ptr<Brain> localBrain(const std::string& stateDir) const {
-    config::Config c = testConfig(stateDir);
-    c.modelPath = model_;
-    c.cacheExactEntries = 0;
-    c.cacheSemanticEntries = 0;
-    BrainOverrides o = testOverrides();
-    o.forced = router::ForcedRoute::local;
-    return makeBrain(c, o);
+    return makeBrain(modelOnlyConfig(stateDir, model_), localOverrides());
   }
   ScratchDir models_;
   std::string model_;
@@ -220,12 +214,8 @@ TEST_F(BrainSpeculation, TheAnswerStageSpeculatesOnTheSpeechStagesPartials) {
   for (const bool speculate : {true, false}) {
     SCOPED_TRACE(speculate ? "speculate on" : "speculate off");
     ScratchDir dir;
-    config::Config c = testConfig(dir.path());
-    c.modelPath = model_;
-    c.cacheExactEntries = 0;
-    c.cacheSemanticEntries = 0;
-    BrainOverrides o = testOverrides();
-    o.forced = router::ForcedRoute::local;
+    config::Config c = modelOnlyConfig(dir.path(), model_);
+    BrainOverrides o = localOverrides();
     AnswerStageOptions so;
     so.brain = app::brainOptionsFrom(c, o);
     so.speculate = speculate;

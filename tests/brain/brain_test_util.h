@@ -55,6 +55,21 @@ inline BrainOverrides testOverrides() {
   return o;
 }
 
+// A brain answering from the local model `model` only: no answer cache (every ask reaches the model), the route
+// forced to local (localOverrides).
+inline config::Config modelOnlyConfig(const std::string& stateDir, const std::string& model) {
+  config::Config c = testConfig(stateDir);
+  c.modelPath = model;
+  c.cacheExactEntries = 0;
+  c.cacheSemanticEntries = 0;
+  return c;
+}
+inline BrainOverrides localOverrides() {
+  BrainOverrides o = testOverrides();
+  o.forced = router::ForcedRoute::local;
+  return o;
+}
+
 struct RecordingSink final : AskSink {
   std::vector<router::RouteDecision> decisions;
   std::vector<std::string> lines, fillers, warnings;

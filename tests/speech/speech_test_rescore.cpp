@@ -145,22 +145,32 @@ TEST_F(Rescore, IneligibleHypothesesNeverWin) {
 // The whole chain on generated speech: the domain search with understanding hears "go offline" as the command
 // (today's two searches heard "go on flying", read as nothing, and `sotto listen` then asks again); the final
 // carries intent and confidence; a missing domain LM is reported and recognition goes on.
+// flite saying "hey computer. <text>" with silence around it (sotto listen's endpointer needs the trailing pause):
+// the padded WAV's path, empty when a tool failed.
+std::string saidWithPauses(const sotto::test::TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string wav = dir.file(name);
+  if (!sotto::test::say("hey computer. " + text, wav)) return {};
+  if (!sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6")) return {};
+  return wav + ".pad.wav";
+}
+
+// The first final event's JSON line in sotto listen's output, or empty.
+std::string finalLine(const std::string& out) {
+  const size_t at = out.find("{\"event\":\"final\"");
+  return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+}
+
 TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) {
   SOTTO_REQUIRE_SPEECH_TOOLS();
   sotto::test::TempDir dir;
   ASSERT_TRUE(dir.ok());
-  const std::string wav = dir.file("offline.wav");
-  ASSERT_TRUE(sotto::test::say("hey computer. go offline", wav));
-  ASSERT_TRUE(sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6"));
-  auto finalLine = [](const std::string& out) {
-    const size_t at = out.find("{\"event\":\"final\"");
-    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
-  };
+  const std::string padded = saidWithPauses(dir, "offline.wav", "go offline");
+  ASSERT_FALSE(padded.empty());
   std::string out;
   int rc = -1;
   // The domain search and rescoring are off by default (they also make commands out of noise): switched on here.
   const std::string domainLm = std::string(SOTTO_SOURCE_DIR) + "/config/intents.lm";
-  auto events = sotto::test::listen(wav + ".pad.wav", out, rc,
+  auto events = sotto::test::listen(padded, out, rc,
                                     {"--set", "asr.domain-lm=" + domainLm, "--set", "asr.rescore=true", "--set",
                                      "asr.clarify-below=0.8"});
   ASSERT_EQ(rc, 0) << out;
@@ -170,7 +180,7 @@ TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) 
   EXPECT_NE(line.find("\"confidence\":"), std::string::npos) << line;
   EXPECT_EQ(out.find("\"clarify\""), std::string::npos) << out;
   // Today's recognizer (no domain search, acoustics alone): another transcript, read as nothing: ask again.
-  events = sotto::test::listen(wav + ".pad.wav", out, rc,
+  events = sotto::test::listen(padded, out, rc,
                                {"--set", "asr.domain-lm=", "--set", "asr.rescore=false", "--set",
                                 "asr.clarify-below=0.8"});
   ASSERT_EQ(rc, 0) << out;
@@ -178,12 +188,12 @@ TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) 
   EXPECT_NE(sotto::test::jsonString(line, "text"), "go offline") << out;
   EXPECT_NE(out.find("{\"event\":\"clarify\""), std::string::npos) << out;
   // 0 never asks.
-  events = sotto::test::listen(wav + ".pad.wav", out, rc,
+  events = sotto::test::listen(padded, out, rc,
                                {"--set", "asr.domain-lm=", "--set", "asr.rescore=false", "--set",
                                 "asr.clarify-below=0"});
   EXPECT_EQ(out.find("\"clarify\""), std::string::npos) << out;
   // A missing domain LM: said, and the other searches still give a final.
-  events = sotto::test::listen(wav + ".pad.wav", out, rc,
+  events = sotto::test::listen(padded, out, rc,
                                {"--set", "asr.domain-lm=/nonexistent/intents.lm", "--set", "asr.rescore=true"});
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("no domain language model search: cannot read /nonexistent/intents.lm"), std::string::npos)
@@ -192,7 +202,7 @@ TEST(ListenUnderstanding, DomainSearchHearsTheCommandAndLowConfidenceAsksAgain) 
   // A corrupt one: the same.
   const std::string bad = dir.file("bad.lm");
   { std::ofstream(bad) << "not a language model\n"; }
-  events = sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.domain-lm=" + bad, "--set", "asr.rescore=true"});
+  events = sotto::test::listen(padded, out, rc, {"--set", "asr.domain-lm=" + bad, "--set", "asr.rescore=true"});
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("is not a language model pocketsphinx reads"), std::string::npos) << out;
   EXPECT_FALSE(finalLine(out).empty()) << out;
@@ -205,17 +215,14 @@ TEST(ListenSearchCap, TheLanguageModelSearchsCapReachesPocketsphinx) {
   SOTTO_REQUIRE_SPEECH_TOOLS();
   sotto::test::TempDir dir;
   ASSERT_TRUE(dir.ok());
-  const std::string wav = dir.file("question.wav");
-  ASSERT_TRUE(sotto::test::say("hey computer. what is the capital of france", wav));
-  ASSERT_TRUE(sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6"));
+  const std::string padded = saidWithPauses(dir, "question.wav", "what is the capital of france");
+  ASSERT_FALSE(padded.empty());
   auto finalText = [&](const std::string& cap) {
     std::string out;
     int rc = -1;
-    sotto::test::listen(wav + ".pad.wav", out, rc, {"--set", "asr.max-hmm-per-frame=" + cap});
+    sotto::test::listen(padded, out, rc, {"--set", "asr.max-hmm-per-frame=" + cap});
     EXPECT_EQ(rc, 0) << out;
-    const size_t at = out.find("{\"event\":\"final\"");
-    return at == std::string::npos ? std::string()
-                                   : sotto::test::jsonString(out.substr(at, out.find('\n', at) - at), "text");
+    return sotto::test::jsonString(finalLine(out), "text");
   };
   const std::string uncapped = finalText("0");
   EXPECT_EQ(uncapped, "what is the capital of france");
