@@ -220,7 +220,7 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
                                          "client", "subscriber", "loyalty", "patient", "insurance", "contract",
                                          "flyer", "flier", "rewards", "mileage",
                                          "employee", "staff", "badge", "payroll", "personnel", "student", "licence",
-                                         "license", "dl"}) &&
+                                         "license", "dl", "medicare", "medicaid", "nhs"}) &&
                       u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
                      (u.anyOf(i, i + 1, {"licence", "license"}) &&
                       u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"})) ||

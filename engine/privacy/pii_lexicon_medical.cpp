@@ -22,8 +22,9 @@ const std::string_view kConditionWords =
     "cerebral palsy down's spina bifida cystic fibrosis stutter stuttering tourette's tourettes "
     "hypoglycemia hyperglycemia prediabetes cholesterol hyperlipidemia sepsis meningitis encephalitis "
     "polio rheumatism sjogren's vitiligo alopecia lactose diabetic asthmatic epileptic "
-    // Treatments and tests that tell a condition: "my dialysis", "the biopsy came back".
-    "dialysis biopsy colonoscopy mammogram pacemaker physiotherapy hysterectomy mastectomy vasectomy "
+    // Treatments and tests that tell a condition: "the biopsy came back". Not those that name places ("Tallow Lane
+    // Dialysis Centre", "Pinecrest Physiotherapy"): the model reads this class, and place names broke on them.
+    "biopsy colonoscopy mammogram pacemaker hysterectomy mastectomy vasectomy "
     "appendectomy tonsillectomy "
     // Conditions said as what a person is: "my brother is schizophrenic".
     "schizophrenic autistic anorexic bulimic dyslexic anemic anaemic arthritic hypertensive psychotic paraplegic "

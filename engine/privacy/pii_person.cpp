@@ -289,7 +289,9 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
           (u.is(e, "is") && u.is(e + 1, "my") && u.anyOf(e + 2, e + 3, {"name", "full"})) ||
           (k > e && u.anyOf(k, k + 1, {"goes", "attends", "lives", "works", "plays", "studies", "is", "turns",
                                        "turned", "will"})) ||
-          u.anyOf(e, e + 1, {"moved", "called", "texted", "phoned", "emailed", "said", "says", "wants", "needs"})) {
+          u.anyOf(e, e + 1, {"moved", "called", "texted", "phoned", "emailed", "said", "says", "wants", "needs"}) ||
+          // Said to someone in the room: "[marcus], dinner is ready" (a listed first name, then more words).
+          (u.tok[e - 1].commaAfter && e + 1 < u.n && (u.tok[i].lex & lex::firstName) != 0)) {
         addName(u, c, i, e);
         i = e - 1;
         continue;
