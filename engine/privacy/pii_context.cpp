@@ -318,7 +318,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
         ++s;
         break;
       }
-      if (u.isNum(s) || u.tok[s].hasDigit) break;
+      // "oh" before words is an interjection, not a zero ("the wifi password? oh it's ...").
+      if ((u.isNum(s) && !(u.is(s, "oh") && !u.isNum(s + 1))) || u.tok[s].hasDigit) break;
       ++s;
     }
     if (!sawIs) s = i + 1;
@@ -345,6 +346,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       NumberRun run;
       readRun(u, s, u.n, run);
       if (run.t1 == s) continue;
+      if (!sawIs && run.len < 3) continue;  // "the wifi password? oh it's ...": "oh" is no PIN
       e = run.t1;
     } else {
       if (!sawIs) continue;

@@ -29,7 +29,7 @@ const std::string_view kConditionWords =
     // Conditions said as what a person is: "my brother is schizophrenic".
     "schizophrenic autistic anorexic bulimic dyslexic anemic anaemic arthritic hypertensive psychotic paraplegic "
     "quadriplegic hypothyroid prediabetic "
-    "seizures seizure miscarriage pregnant pregnancy palpitations";
+    "seizures seizure miscarriage pregnant pregnancy palpitations deaf depressed immunocompromised";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -46,7 +46,8 @@ const std::string_view kConditionPhrases =
     "knee replacement,hip replacement,bypass surgery,heart surgery,back surgery,knee surgery,hip surgery,"
     "open heart surgery,gastric bypass,c section,c-section,kidney transplant,liver transplant,heart transplant,"
     "chest pain,chest pains,heart palpitations,shortness of breath,back spasms,muscle spasms,enlarged prostate,"
-    "pinched nerve,a pinched nerve,slipped disc,torn meniscus,birth control,"
+    "pinched nerve,a pinched nerve,slipped disc,torn meniscus,birth control,hard of hearing,irregular heartbeat,"
+    "cold sores,cold sore,bad back,"
     "long covid,chronic fatigue syndrome,chronic pain,back pain,chronic back pain,rheumatoid arthritis,"
     "psoriatic arthritis,breast cancer,prostate cancer,lung cancer,skin cancer,colon cancer,"
     "pancreatic cancer,ovarian cancer,bowel cancer,brain tumor,brain tumour,sickle cell,sickle cell anemia,"

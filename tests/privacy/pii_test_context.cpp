@@ -110,6 +110,7 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("my password used to be fluffy2 but now it's fluffy3"),
             (Spans{"PIN_OR_PASSWORD=fluffy2", "PIN_OR_PASSWORD=fluffy3"}));
   EXPECT_TRUE(found("my password is too short").empty());
+  EXPECT_EQ(found("the wifi password? oh it's sunshine123"), (Spans{"PIN_OR_PASSWORD=sunshine123"}));
   EXPECT_TRUE(found("the pin is wrong again").empty());
   EXPECT_EQ(found("my password's correct horse battery staple"),
             (Spans{"PIN_OR_PASSWORD=correct horse battery staple"}));
@@ -131,6 +132,7 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("my son's seizures are getting worse"), (Spans{"HEALTH=seizures"}));
   EXPECT_EQ(found("i've been having chest pains"), (Spans{"HEALTH=chest pains"}));
   EXPECT_EQ(found("i have a pinched nerve"), (Spans{"HEALTH=a pinched nerve"}));
+  EXPECT_EQ(found("i'm hard of hearing"), (Spans{"HEALTH=hard of hearing"}));
   EXPECT_EQ(found("the cardiologist said atrial fibrillation"), (Spans{"HEALTH=atrial fibrillation"}));
   EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
   EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());
