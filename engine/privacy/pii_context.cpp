@@ -266,8 +266,9 @@ bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept 
 }
 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
-  // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb).
-  const std::string_view w = u.stem(i);
+  // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb); "PIN#8812" is "pin".
+  std::string_view w = u.stem(i);
+  if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw",
                                "combination", "combo", "passkey"}) {
     if (w == cue) return true;
@@ -276,6 +277,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   if (w == "pass" && u.tok[i].colonAfter) return true;
   if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
   if (w == "answer" && u.anyOf(i - 1, i, {"security", "secret"})) return true;
+  // A form's fields: "alarm:1357", "gate: 4471" (not "phone:" or "card:", whose numbers are no codes).
+  if (u.tok[i].colonAfter && i + 1 < u.n && u.tok[i + 1].allDigits && u.raw(i + 1).size() >= 3 &&
+      secretThing(u, i, i + 1) &&
+      !u.anyOf(i, i + 1, {"phone", "card"})) {
+    return true;
+  }
+  // "Wi-Fi: HomeNet5G  Key: blue-otter-77".
+  if (w == "key" && u.tok[i].colonAfter && u.anyOf(i > 4 ? i - 4 : 0, i, {"wifi", "wi-fi", "network", "ssid"})) {
+    return true;
+  }
   if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"}) ||
                      (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && u.anyOf(i + 2, i + 5, {"wifi", "wi-fi", "network", "router"})))) {
     return true;
@@ -312,7 +323,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
                                                                             "update", "updated", "switch"}));
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be"}) || toValue || u.tok[s].colonAfter ||
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "-", "=", "–"}) || toValue ||
+          u.tok[s].colonAfter ||
           u.tok[s].possessive) {  // "my pin number's 4 4 1 2"
         sawIs = true;
         ++s;

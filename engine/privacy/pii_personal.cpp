@@ -79,6 +79,12 @@ bool drugOrDiseaseSuffix(std::string_view w) noexcept {
 // Whose health it is can be left unsaid: "the cardiologist said atrial fibrillation", "take 200 mg of ibuprofen".
 bool healthAnchor(const Utterance& u) noexcept {
   for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    // A form's health fields: "Conditions: asthma", "Rx: metformin 500 mg", "diagnosis - Crohn's disease".
+    if (u.anyOf(i, i + 1, {"conditions", "condition", "medications", "medication", "meds", "allergies", "allergy",
+                           "dx", "rx", "diagnosis", "diagnoses", "prescription", "prescriptions", "history"}) &&
+        (u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"-", "=", "–"}))) {
+      return true;
+    }
     if (u.anyOf(i, i + 1, {"doctor", "doc", "gp", "physician", "cardiologist", "oncologist", "neurologist",
                            "dermatologist", "psychiatrist", "therapist", "specialist", "surgeon", "consultant",
                            "pediatrician", "paediatrician", "endocrinologist", "rheumatologist", "urologist"}) &&

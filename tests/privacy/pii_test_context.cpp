@@ -110,6 +110,14 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("my password used to be fluffy2 but now it's fluffy3"),
             (Spans{"PIN_OR_PASSWORD=fluffy2", "PIN_OR_PASSWORD=fluffy3"}));
   EXPECT_TRUE(found("my password is too short").empty());
+  // Typed as a form's fields.
+  EXPECT_EQ(found("Password = hunter2"), (Spans{"PIN_OR_PASSWORD=hunter2"}));
+  EXPECT_EQ(found("Passcode - 5512"), (Spans{"PIN_OR_PASSWORD=5512"}));
+  EXPECT_EQ(found("PIN#8812"), (Spans{"PIN_OR_PASSWORD=8812"}));
+  EXPECT_EQ(found("alarm:1357"), (Spans{"PIN_OR_PASSWORD=1357"}));
+  EXPECT_EQ(found("Wi-Fi: HomeNet5G  Key: blue-otter-77"), (Spans{"PIN_OR_PASSWORD=blue-otter-77"}));
+  EXPECT_TRUE(found("gate: 14").empty());
+  EXPECT_TRUE(found("room: 204").empty());
   EXPECT_EQ(found("the wifi password? oh it's sunshine123"), (Spans{"PIN_OR_PASSWORD=sunshine123"}));
   EXPECT_TRUE(found("the pin is wrong again").empty());
   EXPECT_EQ(found("my password's correct horse battery staple"),
@@ -133,6 +141,9 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("i've been having chest pains"), (Spans{"HEALTH=chest pains"}));
   EXPECT_EQ(found("i have a pinched nerve"), (Spans{"HEALTH=a pinched nerve"}));
   EXPECT_EQ(found("i'm hard of hearing"), (Spans{"HEALTH=hard of hearing"}));
+  EXPECT_EQ(found("Conditions: asthma, diabetes"), (Spans{"HEALTH=asthma", "HEALTH=diabetes"}));
+  EXPECT_EQ(found("Rx: metformin 500 mg"), (Spans{"HEALTH=metformin"}));
+  EXPECT_TRUE(found("history: the battle of hastings was in 1066").empty());
   EXPECT_EQ(found("the cardiologist said atrial fibrillation"), (Spans{"HEALTH=atrial fibrillation"}));
   EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
   EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());
