@@ -141,6 +141,7 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("i've been having chest pains"), (Spans{"HEALTH=chest pains"}));
   EXPECT_EQ(found("i have a pinched nerve"), (Spans{"HEALTH=a pinched nerve"}));
   EXPECT_EQ(found("i'm hard of hearing"), (Spans{"HEALTH=hard of hearing"}));
+  EXPECT_EQ(found("remind me to take my water pills"), (Spans{"HEALTH=water pills"}));
   EXPECT_EQ(found("Conditions: asthma, diabetes"), (Spans{"HEALTH=asthma", "HEALTH=diabetes"}));
   EXPECT_EQ(found("Rx: metformin 500 mg"), (Spans{"HEALTH=metformin"}));
   EXPECT_TRUE(found("history: the battle of hastings was in 1066").empty());
