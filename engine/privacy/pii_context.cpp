@@ -262,7 +262,8 @@ bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept 
   return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
                             "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
                             "verification", "login", "atm", "card", "doorbell", "mailbox", "shed", "storage",
-                            "padlock", "lockbox", "vault", "intercom"});
+                            "padlock", "lockbox", "vault", "intercom", "apartment", "flat", "house", "office",
+                            "factor", "2fa", "authentication", "auth", "one-time", "otp"});
 }
 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
@@ -270,7 +271,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   std::string_view w = u.stem(i);
   if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw",
-                               "combination", "combo", "passkey"}) {
+                               "combination", "combo", "passkey", "otp"}) {
     if (w == cue) return true;
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
@@ -294,9 +295,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // "my bike lock is 1175": a lock's value is its combination.
   if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"is", "was", "it's", "combination", "combo"})) return true;
   if (w == "code") {
+    // A code that names no secret, whatever it is for: "the zip code for the office".
+    if (u.anyOf(i - 1, i, {"zip", "postal", "post", "postcode", "area", "country", "promo", "discount", "coupon",
+                           "error", "sort", "dress", "source", "bar", "qr", "tracking", "voucher", "referral",
+                           "gift", "product", "color", "colour"})) {
+      return false;
+    }
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
+    if (u.is(i - 2, "one") && u.is(i - 1, "time")) return true;  // "the one time code is 384 221"
     // "my code's two double five nine": one's own code given as a number.
     if (u.is(i - 1, "my") && (u.tok[i].possessive || u.is(i + 1, "is")) &&
         u.isNum(u.tok[i].possessive ? i + 1 : i + 2)) {

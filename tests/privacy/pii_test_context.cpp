@@ -117,6 +117,10 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("alarm:1357"), (Spans{"PIN_OR_PASSWORD=1357"}));
   EXPECT_EQ(found("Wi-Fi: HomeNet5G  Key: blue-otter-77"), (Spans{"PIN_OR_PASSWORD=blue-otter-77"}));
   EXPECT_TRUE(found("gate: 14").empty());
+  EXPECT_EQ(found("our apartment code is 2 2 7 1"), (Spans{"PIN_OR_PASSWORD=2 2 7 1"}));
+  EXPECT_EQ(found("the one time code is 384 221"), (Spans{"PIN_OR_PASSWORD=384 221"}));
+  EXPECT_EQ(found("my otp is 5 5 1 9 0 2"), (Spans{"PIN_OR_PASSWORD=5 5 1 9 0 2"}));
+  EXPECT_EQ(found("the two factor code they sent is 778 341"), (Spans{"PIN_OR_PASSWORD=778 341"}));
   EXPECT_TRUE(found("room: 204").empty());
   EXPECT_EQ(found("the wifi password? oh it's sunshine123"), (Spans{"PIN_OR_PASSWORD=sunshine123"}));
   EXPECT_TRUE(found("the pin is wrong again").empty());
