@@ -206,6 +206,13 @@ bool ssnShape(std::string_view d) noexcept {
   return d.substr(3, 2) != "00" && d.substr(5, 4) != "0000";
 }
 
+// Nine digits typed in at most three groups from token i ("412 88 1991", "412-88-1991"): the token after them, or 0.
+std::size_t nineDigitGroupEnd(const Utterance& u, std::size_t i) noexcept {
+  if (u.tok[i].num != NumKind::written && !groupToken(u, i)) return 0;
+  DigitGroup g;
+  return readGroup(u, i, 3, g) && g.len == 9 ? g.t1 : 0;
+}
+
 void findSsns(const Utterance& u, Candidates& c) noexcept {
   NumberRun run;
   char buf[16];
@@ -228,13 +235,10 @@ void findSsns(const Utterance& u, Candidates& c) noexcept {
     if (!listed && !ssnCue(u, i)) {
       // Nine digits and only then the cue.
       if (i > 0 && (u.isNum(i - 1) || u.tok[i - 1].hasDigit)) continue;
-      if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
-        DigitGroup g;
-        if (readGroup(u, i, 3, g) && g.len == 9 && ssnCueAfter(u, g.t1)) {
-          addSsn(g.t0, g.t1);
-          i = g.t1 - 1;
-          continue;
-        }
+      if (const std::size_t e = nineDigitGroupEnd(u, i); e != 0 && ssnCueAfter(u, e)) {
+        addSsn(i, e);
+        i = e - 1;
+        continue;
       }
       readRun(u, i, u.n, run);
       if (run.t1 > i && run.len == 9 && ssnCueAfter(u, run.t1)) {
@@ -243,12 +247,9 @@ void findSsns(const Utterance& u, Candidates& c) noexcept {
       }
       continue;
     }
-    if (u.tok[i].num == NumKind::written || groupToken(u, i)) {
-      DigitGroup g;
-      if (readGroup(u, i, 3, g) && g.len == 9) {
-        addSsn(g.t0, g.t1);
-        continue;
-      }
+    if (const std::size_t e = nineDigitGroupEnd(u, i); e != 0) {
+      addSsn(i, e);
+      continue;
     }  // else digit by digit: "5 3 1 2 2 7 6 6 0"
     readRun(u, i, u.n, run);
     if (run.t1 > i && run.len >= 9) {
