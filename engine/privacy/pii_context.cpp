@@ -407,28 +407,50 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
 }
 
 // "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
+// A code said as digits from s: typed groups ("4471", "1 4 7 0") or a spoken run; the end, or s when none.
+std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
+  std::size_t e = s;
+  if (s >= u.n) return s;
+  if (u.tok[s].hasDigit) {
+    std::size_t digits = 0;
+    while (e < u.n && u.tok[e].allDigits && (e == s || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
+      digits += u.raw(e).size();
+      ++e;
+    }
+    return digits < 3 ? s : e;  // "press 1 for the front desk"
+  }
+  if (u.isNum(s)) {
+    NumberRun run;
+    readRun(u, s, u.n, run);
+    if (run.anyThousand || run.len < 3) return s;
+    e = run.t1;
+  }
+  return e;
+}
+
 void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i + 3 < u.n; ++i) {
     if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press"})) continue;
     std::size_t s = i + 1;
     if (u.is(s, "in")) ++s;
-    std::size_t e = s;
-    if (u.tok[s].hasDigit) {
-      std::size_t digits = 0;
-      while (e < u.n && u.tok[e].allDigits && (e == s || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
-        digits += u.raw(e).size();
-        ++e;
-      }
-      if (digits < 3) continue;  // "press 1 for the front desk"
-    } else if (u.isNum(s)) {
-      NumberRun run;
-      readRun(u, s, u.n, run);
-      if (run.anyThousand || run.len < 3) continue;
-      e = run.t1;
-    }
+    const std::size_t e = codeDigitsFrom(u, s);
     if (e <= s || !u.anyOf(e, e + 1, {"for", "on", "at", "to"})) continue;
     if (!secretThing(u, e + 1, e + 4)) continue;
     c.add(s, e, PiiType::pinOrPassword, prio::secret);
+    i = e - 1;
+  }
+  // What a lock opens with: "my phone unlocks with 1 4 7 0", "i open the lockbox with 3579".
+  for (std::size_t i = 1; i + 1 < u.n; ++i) {
+    if (!u.anyOf(i, i + 1, {"with", "using"})) continue;
+    const std::size_t from = i > 5 ? i - 5 : 0;
+    if (!u.anyOf(from, i, {"unlock", "unlocks", "unlocked", "open", "opens", "opened", "disarm", "disarms",
+                           "disarmed"}) ||
+        !secretThing(u, from, i)) {
+      continue;
+    }
+    const std::size_t e = codeDigitsFrom(u, i + 1);
+    if (e <= i + 1) continue;
+    c.add(i + 1, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
   }
 }

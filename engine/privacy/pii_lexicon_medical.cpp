@@ -59,6 +59,7 @@ const std::string_view kConditionPhrases =
     "low blood sugar,gestational diabetes,bronchial asthma,chronic migraines,cluster headaches,"
     "social anxiety,generalized anxiety disorder,clinical depression,major depression,"
     "an underactive thyroid,underactive thyroid,an overactive thyroid,overactive thyroid,thyroid disease,"
+    "recovering alcoholic,recovering addict,first trimester,second trimester,third trimester,"
     "heart condition,a heart condition,seizure disorder,epileptic seizures,bell's palsy,shingles";
 
 const std::string_view kMedications =

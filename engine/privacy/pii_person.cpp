@@ -178,6 +178,9 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       s = i + 1;
       slot = Slot::strong;
     } else if (contactVerb(u, i) && !(u.is(i, "call") && u.is(i + 1, "me")) &&
+               // After a determiner it is the noun: "my phone unlocks with ...", "the call dropped".
+               !(i > 0 && u.anyOf(i - 1, i, {"my", "the", "our", "your", "his", "her", "their", "a", "an", "this",
+                                             "that"})) &&
                !(u.is(i, "ring") && i + 1 < u.n && u.tok[i + 1].english && !u.has(i + 1, lex::firstName | lex::surname))) {
       // ("ring" is a doorbell's brand as often as a call: "my ring [doorbell] code" names nobody.)
       s = i + 1;

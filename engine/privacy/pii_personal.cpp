@@ -191,6 +191,19 @@ bool personalAnchor(const Utterance& u, const Candidates& c) noexcept {
   for (std::size_t k = 0; k < c.n; ++k) {
     if (c.c[k].type == PiiType::person) return true;
   }
+  // A relative named by the relation alone is one person: "grandpa's dementia", "dad has gout". Not "a mother
+  // with diabetes" or "the kids' flu season": those are no one in particular.
+  for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.has(i, lex::relation) || u.is(i, "team")) continue;
+    if (i > 0 && u.anyOf(i - 1, i, {"a", "an", "the", "any", "every", "each", "some", "no", "most", "many", "for"})) {
+      continue;
+    }
+    if (u.tok[i].possessive ||
+        u.anyOf(i + 1, i + 2, {"has", "had", "have", "is", "was", "takes", "took", "needs", "got", "gets", "suffers",
+                               "uses", "started", "stopped", "broke", "tore", "caught"})) {
+      return true;
+    }
+  }
   return false;
 }
 

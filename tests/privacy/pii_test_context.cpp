@@ -126,6 +126,10 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_TRUE(found("the pin is wrong again").empty());
   EXPECT_EQ(found("my password's correct horse battery staple"),
             (Spans{"PIN_OR_PASSWORD=correct horse battery staple"}));
+  // What a lock opens with.
+  EXPECT_EQ(found("my phone unlocks with 1 4 7 0"), (Spans{"PIN_OR_PASSWORD=1 4 7 0"}));
+  EXPECT_EQ(found("i open the lockbox with three five seven nine"), (Spans{"PIN_OR_PASSWORD=three five seven nine"}));
+  EXPECT_TRUE(found("the door opens with a push").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -153,6 +157,12 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("take two hundred milligrams of ibuprofen"), (Spans{"HEALTH=ibuprofen"}));
   EXPECT_TRUE(found("the doctor said it would be fine to travel").empty());
   EXPECT_TRUE(found("the dermatologist at the mall treats acne").empty());
+  // A relative named by the relation alone: whose it is needs no "my".
+  EXPECT_EQ(found("add a note that grandpa's dementia is getting worse"), (Spans{"HEALTH=dementia"}));
+  EXPECT_EQ(found("dad has gout again"), (Spans{"HEALTH=gout"}));
+  EXPECT_EQ(found("she's in her second trimester"), (Spans{"HEALTH=second trimester"}));
+  EXPECT_EQ(found("i'm a recovering alcoholic"), (Spans{"HEALTH=recovering alcoholic"}));
+  EXPECT_TRUE(found("tips for a mother with diabetes").empty());
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
