@@ -323,6 +323,10 @@ bool secretStop(const Utterance& u, std::size_t i) noexcept {
 void findSecrets(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!secretCue(u, i)) continue;
+    // The secret's hint, reset or rules are not the secret: "password hint: dog's name".
+    if (u.anyOf(i + 1, i + 2, {"hint", "hints", "reset", "manager", "requirements", "rules", "policy", "strength"})) {
+      continue;
+    }
     std::size_t s = i + 1;
     bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
     // "the password for the guest wifi is X", "change my pin to X", "the code for the safe in the bedroom is X".
@@ -331,9 +335,11 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
                                                                             "update", "updated", "switch"}));
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "-", "=", "–"}) || toValue ||
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–"}) || toValue ||
           u.tok[s].colonAfter ||
-          u.tok[s].possessive) {  // "my pin number's 4 4 1 2"
+          (u.tok[s].possessive &&  // "my pin number's 4 4 1 2", not "the pin for grandma's phone"
+           (u.stem(s) == "number" || u.stem(s) == "code" || u.stem(s) == "word" || u.stem(s) == "phrase" ||
+            u.stem(s) == "combination" || u.stem(s) == "combo" || u.stem(s) == "key"))) {
         sawIs = true;
         ++s;
         break;
@@ -344,6 +350,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     }
     if (!sawIs) s = i + 1;
     if (s >= u.n) continue;
+    // "the pin is my birthday": what it is made of, said by whose it is, names no value.
+    if (u.anyOf(s, s + 1, {"my", "our", "his", "her", "their", "your"})) continue;
     // What is said about the secret is no secret: "my password is too short", "the pin is wrong".
     if (u.anyOf(s, s + 1, {"too", "so", "very", "not", "wrong", "incorrect", "expired", "weak", "strong", "invalid",
                            "correct", "right", "case", "required", "locked", "changed", "reset", "the", "a", "an",
@@ -406,7 +414,6 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
-// "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
 // A code said as digits from s: typed groups ("4471", "1 4 7 0") or a spoken run; the end, or s when none.
 std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
   std::size_t e = s;
@@ -428,15 +435,31 @@ std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
   return e;
 }
 
+// "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
 void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i + 3 < u.n; ++i) {
     if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press"})) continue;
     std::size_t s = i + 1;
     if (u.is(s, "in")) ++s;
     const std::size_t e = codeDigitsFrom(u, s);
-    if (e <= s || !u.anyOf(e, e + 1, {"for", "on", "at", "to"})) continue;
+    if (e <= s || !u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"})) continue;
     if (!secretThing(u, e + 1, e + 4)) continue;
     c.add(s, e, PiiType::pinOrPassword, prio::secret);
+    i = e - 1;
+  }
+  // A note of what a code opens, the code straight after: "note to self: garage 4 8 1 5". Four digits at least
+  // ("gate 12" is where a flight boards).
+  for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    if (!u.anyOf(i, i + 1, {"garage", "alarm", "keypad", "lockbox", "padlock", "safe", "shed", "gate", "door"}) ||
+        u.tok[i].commaAfter || u.tok[i].stopAfter) {
+      continue;
+    }
+    const std::size_t e = codeDigitsFrom(u, i + 1);
+    if (e <= i + 1) continue;
+    std::size_t digits = 0;
+    for (std::size_t k = i + 1; k < e; ++k) digits += u.tok[k].hasDigit ? u.raw(k).size() : 1;
+    if (digits < 4 || u.has(e, lex::unit) || u.anyOf(e, e + 1, {"am", "pm", "o'clock", "minutes", "times"})) continue;
+    c.add(i + 1, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
   }
   // What a lock opens with: "my phone unlocks with 1 4 7 0", "i open the lockbox with 3579".

@@ -29,7 +29,11 @@ const std::string_view kConditionWords =
     // Conditions said as what a person is: "my brother is schizophrenic".
     "schizophrenic autistic anorexic bulimic dyslexic anemic anaemic arthritic hypertensive psychotic paraplegic "
     "quadriplegic hypothyroid prediabetic "
-    "seizures seizure miscarriage pregnant pregnancy palpitations deaf depressed immunocompromised";
+    "seizures seizure miscarriage pregnant pregnancy palpitations deaf depressed immunocompromised "
+    // Symptoms, states and aids that tell a condition: "i've been throwing up all night", "he's been suicidal".
+    "fever feverish diarrhea diarrhoea nausea nauseous vomiting suicidal ivf wheelchair crutches colostomy "
+    "ileostomy ostomy incontinence incontinent anxious blind headache headaches rash nosebleeds nosebleed sober "
+    "toothache earache stomachache mri ultrasound";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -59,10 +63,29 @@ const std::string_view kConditionPhrases =
     "low blood sugar,gestational diabetes,bronchial asthma,chronic migraines,cluster headaches,"
     "social anxiety,generalized anxiety disorder,clinical depression,major depression,"
     "an underactive thyroid,underactive thyroid,an overactive thyroid,overactive thyroid,thyroid disease,"
-    "recovering alcoholic,recovering addict,first trimester,second trimester,third trimester,"
+    "recovering alcoholic,recovering addict,throwing up,threw up,a high fever,self harm,self-harm,"
+    "suicidal thoughts,fertility treatment,fertility treatments,in vitro,radiation therapy,radiation treatment,"
+    "a walker,hearing aid,hearing aids,a hearing aid,mobility scooter,ostomy bag,colostomy bag,feeding tube,"
+    "blood pressure medicine,heart medicine,nicotine patch,nicotine patches,b12 shot,b12 shots,b12 injections,"
+    "vitamin b12,folic acid,iron pills,iron tablets,stomach bug,stomach flu,the stomach flu,"
+    "first trimester,second trimester,third trimester,"
+    "visually impaired,partially sighted,legally blind,hearing impaired,deaf in one ear,pulled a muscle,"
+    "pulled muscle,low vitamin d,vitamin d deficiency,iron deficiency,b12 deficiency,vitamin deficiency,"
+    "quit smoking,quitting smoking,wisdom teeth,root canal,x-ray,x ray,xray,ct scan,cat scan,pet scan,"
+    "blood test,blood tests,eye drops,ear drops,nasal spray,cough syrup,stomach ache,sore throat,runny nose,"
+    "head cold,chest cold,bad cold,common cold,a bad cough,a cough,"
     "heart condition,a heart condition,seizure disorder,epileptic seizures,bell's palsy,shingles";
 
 const std::string_view kMedications =
+    "oxybutynin proscar dutasteride hydroxyurea pyridostigmine riluzole febuxostat vicodin percocet baclofen "
+    "tizanidine flonase proair spiriva tiotropium protonix metoclopramide levofloxacin bactrim fluconazole "
+    "diflucan valacyclovir valtrex oseltamivir tamiflu paxlovid medroxyprogesterone norethindrone ibandronate "
+    "denosumab prolia namenda rivastigmine sinemet ropinirole pramipexole maxalt digoxin sotalol entresto "
+    "sacubitril torsemide bumetanide glimepiride pioglitazone linagliptin tradjenta victoza liraglutide "
+    "basaglar tresiba toujeo levemir novolin humulin varenicline chantix isotretinoin accutane tretinoin "
+    "ustekinumab stelara dupilumab dupixent rituximab keytruda herceptin tacrolimus cyclosporine mycophenolate "
+    "benzonatate guaifenesin mucinex pseudoephedrine glucagon cyanocobalamin levocetirizine xyzal latanoprost "
+    "brimonidine "
     "metformin insulin glipizide glyburide sitagliptin januvia ozempic semaglutide wegovy mounjaro "
     "tirzepatide trulicity dulaglutide jardiance empagliflozin farxiga dapagliflozin lantus humalog novolog "
     "lisinopril enalapril ramipril benazepril losartan valsartan irbesartan olmesartan candesartan "

@@ -185,7 +185,11 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       // ("ring" is a doorbell's brand as often as a call: "my ring [doorbell] code" names nobody.)
       s = i + 1;
       if (u.is(s, "to") && (u.is(i, "send") || u.is(i, "transfer") || u.is(i, "pay"))) ++s;
-      slot = publicFrame ? Slot::weak : Slot::strong;
+      // What is added to a list is a thing unless it is a listed name: "add cough drops to the shopping list",
+      // "add mike to the guest list".
+      const bool toList = u.is(i, "add") && u.anyOf(s, s + 7, {"list", "cart", "basket", "order", "playlist", "queue",
+                                                                "calendar", "shopping", "groceries"});
+      slot = publicFrame || toList ? Slot::weak : Slot::strong;
     } else if (u.anyOf(i, i + 1, {"payment", "money", "transfer"}) && u.is(i + 1, "to")) {
       s = i + 2;
       slot = Slot::strong;
@@ -272,8 +276,11 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
     // After a determiner ("my printer's address") an unknown word is a thing, not a person.
     const bool determined = i > 0 && u.anyOf(i - 1, i, {"my", "your", "our", "his", "her", "their", "the", "a", "an"}) &&
                             !(u.tok[i].lex & lex::firstName);
+    // A pet's name is no person's: "password hint: dog's name".
+    const bool nameWord = !u.anyOf(i, i + 1, {"dog's", "cat's", "puppy's", "kitten's", "pet's", "horse's", "bird's",
+                                              "hamster's", "rabbit's", "bunny's", "parrot's"});
     if (u.tok[i].possessive && attributeNoun(u, i + 1) && nameLike(u, i, Slot::strong) && !u.has(i, lex::common) &&
-        !determined) {
+        !determined && nameWord) {
       std::size_t b = i;
       if (i > 0 && nameLike(u, i - 1, Slot::weak) && !u.tok[i - 1].commaAfter && !contactVerb(u, i - 1)) b = i - 1;
       addName(u, c, b, i + 1);

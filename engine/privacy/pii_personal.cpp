@@ -112,6 +112,31 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
         break;
       }
     }
+    // An injury said by what happened to which part: "i sprained my wrist", "she broke her left arm".
+    if (best == 0 && i + 1 < u.n &&
+        u.anyOf(i, i + 1, {"sprained", "sprain", "broke", "broken", "fractured", "fracture", "tore", "torn",
+                           "dislocated", "twisted", "strained", "injured", "hurt", "bruised", "busted", "cracked",
+                           "pulled", "jammed"})) {
+      std::size_t b = i + 1;
+      if (u.anyOf(b, b + 1, {"my", "his", "her", "their", "your", "a"})) ++b;
+      if (u.anyOf(b, b + 1, {"left", "right"})) ++b;
+      if (b < u.n && (u.tok[b].lex & (lex::condition | lex::medication)) == 0 &&
+          u.anyOf(b, b + 1, {"wrist", "ankle", "arm", "leg", "knee", "hip", "shoulder", "back", "neck", "elbow",
+                             "finger", "toe", "foot", "hand", "rib", "ribs", "collarbone", "nose", "jaw", "acl",
+                             "hamstring", "muscle", "thumb", "pelvis", "tailbone", "spine", "achilles", "calf",
+                             "groin", "meniscus", "ligament", "tendon", "skull", "cheekbone"})) {
+        c.add(b, b + 1, PiiType::health, prio::health);
+        i = b;
+        continue;
+      }
+    }
+    // An unknown word that is refilled or prescribed is a medicine: "grandpa's pyridostigmine needs refilling".
+    if (best == 0 && u.tok[i].lex == 0 && !u.tok[i].english && !u.tok[i].hasDigit && u.stem(i).size() >= 6 &&
+        (u.anyOf(i + 1, i + 3, {"refill", "refilled", "refilling", "prescription", "prescriptions", "dose",
+                                "dosage", "tablets", "pills", "injection", "injections", "infusion", "infusions"}) ||
+         u.anyOf(i > 2 ? i - 2 : 0, i, {"refill", "renew", "dose", "prescribed"}))) {
+      best = i + 1;
+    }
     // Unknown drug or disease names by their suffix, right after a strong cue.
     if (best == 0 && u.tok[i].lex == 0 && drugOrDiseaseSuffix(u.stem(i)) &&
         cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "for", "meds",
@@ -191,14 +216,17 @@ bool personalAnchor(const Utterance& u, const Candidates& c) noexcept {
   for (std::size_t k = 0; k < c.n; ++k) {
     if (c.c[k].type == PiiType::person) return true;
   }
-  // A relative named by the relation alone is one person: "grandpa's dementia", "dad has gout". Not "a mother
-  // with diabetes" or "the kids' flu season": those are no one in particular.
+  // A relative named by the relation alone is one person: "grandpa's dementia", "dad has gout", "order more
+  // valproate for mum" (a parent said without an article is a name). Not "a mother with diabetes" or "the kids'
+  // flu season": those are no one in particular.
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!u.has(i, lex::relation) || u.is(i, "team")) continue;
-    if (i > 0 && u.anyOf(i - 1, i, {"a", "an", "the", "any", "every", "each", "some", "no", "most", "many", "for"})) {
+    if (i > 0 && u.anyOf(i - 1, i, {"a", "an", "the", "any", "every", "each", "some", "no", "most", "many"})) {
       continue;
     }
     if (u.tok[i].possessive ||
+        u.anyOf(i, i + 1, {"mum", "mom", "mommy", "mummy", "dad", "daddy", "grandma", "grandpa", "granny", "nana",
+                           "grandad", "granddad"}) ||
         u.anyOf(i + 1, i + 2, {"has", "had", "have", "is", "was", "takes", "took", "needs", "got", "gets", "suffers",
                                "uses", "started", "stopped", "broke", "tore", "caught"})) {
       return true;

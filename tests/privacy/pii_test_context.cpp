@@ -130,6 +130,14 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("my phone unlocks with 1 4 7 0"), (Spans{"PIN_OR_PASSWORD=1 4 7 0"}));
   EXPECT_EQ(found("i open the lockbox with three five seven nine"), (Spans{"PIN_OR_PASSWORD=three five seven nine"}));
   EXPECT_TRUE(found("the door opens with a push").empty());
+  EXPECT_EQ(found("note to self: garage 4 8 1 5"), (Spans{"PIN_OR_PASSWORD=4 8 1 5"}));
+  EXPECT_TRUE(found("we board at gate 12").empty());
+  EXPECT_EQ(found("punch 6 6 0 2 into the keypad"), (Spans{"PIN_OR_PASSWORD=6 6 0 2"}));
+  EXPECT_EQ(found("the pin number for the card ends up being 3 9 0 2"), (Spans{"PIN_OR_PASSWORD=3 9 0 2"}));
+  // A hint, what the secret is made of, or a possessive on the way are no value.
+  EXPECT_EQ(found("password hint: dog's name. password: biscuit2015"), (Spans{"PIN_OR_PASSWORD=biscuit2015"}));
+  EXPECT_EQ(found("2468 is the pin for grandma's phone"), (Spans{"PIN_OR_PASSWORD=2468"}));
+  EXPECT_TRUE(found("my password is my dog's name").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -163,6 +171,14 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("she's in her second trimester"), (Spans{"HEALTH=second trimester"}));
   EXPECT_EQ(found("i'm a recovering alcoholic"), (Spans{"HEALTH=recovering alcoholic"}));
   EXPECT_TRUE(found("tips for a mother with diabetes").empty());
+  EXPECT_EQ(found("order more valproate for mum"), (Spans{"HEALTH=valproate"}));
+  // An unknown word that is refilled is a medicine; an injury by the part it hurt; symptoms and aids.
+  EXPECT_EQ(found("grandpa's pyridostigmine needs refilling"), (Spans{"HEALTH=pyridostigmine"}));
+  EXPECT_EQ(found("i sprained my left wrist yesterday"), (Spans{"HEALTH=wrist"}));
+  EXPECT_TRUE(found("i broke my phone screen").empty());
+  EXPECT_EQ(found("i've been throwing up all night"), (Spans{"HEALTH=throwing up"}));
+  EXPECT_EQ(found("she's in a wheelchair"), (Spans{"HEALTH=wheelchair"}));
+  EXPECT_EQ(found("i'm visually impaired"), (Spans{"HEALTH=visually impaired"}));
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
