@@ -132,6 +132,23 @@ constexpr std::string_view kFunction =
     "a an the and or but to at in on of for from with by is are was were be am i i'm me my we our you your "
     "he him his she her they them their it it's its this that these those there here not no so as if";
 
+constexpr std::size_t kMaxNearWord = 32;
+constexpr std::size_t kMinNearWord = 7;  // shorter names and words lie one slip from too many terms
+
+// FNV-1a of a word without its letter at skip (skip == size: the whole word), seeded by a tag that keeps the kinds
+// apart: kWholeTag a whole term, 0 a term less one letter anywhere, k + 1 less its letter at k (so that only a
+// change at the same place matches, never two slips).
+constexpr std::size_t kWholeTag = 1u << 20;
+std::uint64_t hashSkipping(std::string_view w, std::size_t skip, std::size_t tag) noexcept {
+  std::uint64_t h = (1469598103934665603ull ^ (tag * 0x9e3779b97f4a7c15ull)) * 1099511628211ull;
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    if (k == skip) continue;
+    h ^= static_cast<unsigned char>(w[k]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
 }  // namespace
 
 void PiiLexicon::addList(std::string_view s, std::uint32_t flags) {
@@ -190,6 +207,19 @@ PiiLexicon::PiiLexicon() {
   }
   entries_.resize(w);
   entries_.shrink_to_fit();
+  for (const Entry& e : entries_) {
+    if (!(e.flags & (lex::condition | lex::medication)) || e.key.size() < kMinNearWord - 1 || e.key.size() > kMaxNearWord ||
+        e.key.find_first_of(" '-") != std::string_view::npos) {
+      continue;
+    }
+    medicalNear_.push_back(hashSkipping(e.key, e.key.size(), kWholeTag));
+    for (std::size_t k = 0; k < e.key.size(); ++k) {
+      medicalNear_.push_back(hashSkipping(e.key, k, 0));      // the term less a letter: one was dropped
+      medicalNear_.push_back(hashSkipping(e.key, k, k + 1));  // the same at k: a letter changed there
+    }
+  }
+  std::sort(medicalNear_.begin(), medicalNear_.end());
+  medicalNear_.erase(std::unique(medicalNear_.begin(), medicalNear_.end()), medicalNear_.end());
   english_.resize(detail::kEnglishFilterBits / 8);
   // A filter that does not decode to its size answers false everywhere: a build fault the lexicon test catches.
   std::size_t at = 0;
@@ -219,6 +249,28 @@ bool PiiLexicon::inEnglishFilter(std::string_view w) const noexcept {
     if ((english_[bit >> 3] >> (bit & 7) & 1u) == 0) return false;
   }
   return true;
+}
+
+bool PiiLexicon::nearMedical(std::string_view w) const noexcept {
+  if (w.size() < kMinNearWord || w.size() > kMaxNearWord || medicalNear_.empty()) return false;
+  for (char ch : w) {
+    if (ch < 'a' || ch > 'z') return false;
+  }
+  const auto has = [this](std::uint64_t h) {
+    return std::binary_search(medicalNear_.begin(), medicalNear_.end(), h);
+  };
+  if (has(hashSkipping(w, w.size(), 0))) return true;  // a letter dropped
+  char swapped[kMaxNearWord];
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    // A letter added, or changed.
+    if (has(hashSkipping(w, k, kWholeTag)) || has(hashSkipping(w, k, k + 1))) return true;
+    if (k + 1 < w.size()) {  // two letters swapped
+      std::copy(w.begin(), w.end(), swapped);
+      std::swap(swapped[k], swapped[k + 1]);
+      if (has(hashSkipping(std::string_view(swapped, w.size()), w.size(), kWholeTag))) return true;
+    }
+  }
+  return false;
 }
 
 bool PiiLexicon::englishWord(std::string_view w) const noexcept {

@@ -42,6 +42,9 @@ class PiiLexicon {
   // True when a lowercase word, or the word without a regular inflection ("barking", "upped", "babies"), is an
   // ordinary English word (WordNet; a Bloom filter, so about 0.3 % of other words answer true as well).
   bool englishWord(std::string_view word) const noexcept;
+  // True when a word of 7 to 32 letters is one typing or hearing slip (a letter dropped, added, changed or two
+  // swapped) from a one-word condition or medication the lexicon lists: "arthritus", "migranes", "metforman".
+  bool nearMedical(std::string_view word) const noexcept;
 
  private:
   struct Entry {
@@ -52,6 +55,9 @@ class PiiLexicon {
   void addPhrases(std::string_view commaSeparated, std::uint32_t flags);
   std::vector<Entry> entries_;
   std::vector<std::uint8_t> english_;  // kEnglishFilterBits bits
+  // Sorted hashes of each one-word medical term and of the term with one letter deleted (a deletion neighbourhood:
+  // two words one edit apart share a member).
+  std::vector<std::uint64_t> medicalNear_;
   bool inEnglishFilter(std::string_view w) const noexcept;
 };
 

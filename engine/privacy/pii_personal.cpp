@@ -93,9 +93,34 @@ bool healthAnchor(const Utterance& u) noexcept {
       return true;
     }
   }
+  // Said of somebody unnamed or named in a way no rule reads: "living with shingles is exhausting", "yara oduya
+  // was just diagnosed with hemophilia", "note that lorcan is allergic to fluoxetine".
+  if (u.anyOf(0, u.n, {"diagnosed", "allergic", "battling"})) return true;
+  for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    if ((u.is(i, "living") && u.is(i + 1, "with")) || (u.anyOf(i, i + 1, {"suffering", "suffers"}) && u.is(i + 1, "from"))) {
+      return true;
+    }
+  }
   return u.anyOf(0, u.n, {"take", "took", "taking", "takes"}) &&
          u.anyOf(0, u.n, {"mg", "milligrams", "milligram", "mcg", "micrograms", "ml", "milliliters", "tablets",
                           "pills", "capsules", "puffs", "doses"});
+}
+
+// A word no list or dictionary has: a drug, a disease or a name.
+bool unknownWord(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || u.tok[i].lex != 0 || u.tok[i].english || u.tok[i].hasDigit || u.isNum(i)) return false;
+  for (char ch : u.stem(i)) {
+    if (!((ch >= 'a' && ch <= 'z') || ch == '-' || static_cast<unsigned char>(ch) >= 0x80)) return false;
+  }
+  return true;
+}
+
+// Words that name a kind of the condition and belong to its name: "early onset dementia", "pernicious anemia".
+// Not how bad it is ("severe asthma", "chronic pain" where the list has no phrase): that is said about it.
+bool conditionModifier(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"early", "onset", "early-onset", "late-onset", "juvenile", "pernicious", "postpartum",
+                            "gestational", "metastatic", "herniated", "torn", "sprained", "fractured",
+                            "dislocated"});
 }
 
 void findHealth(const Utterance& u, Candidates& c) noexcept {
@@ -112,6 +137,15 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
         break;
       }
     }
+    // A name no list has before what kind of illness it is: "ehlers danlos syndrome", "meniere's disease".
+    if (best == 0 && (unknownWord(u, i) || (u.tok[i].possessive && !(u.tok[i].lex & (lex::relation | lex::function))))) {
+      std::size_t j = i;
+      while (j < u.n && j - i < 3 && unknownWord(u, j) && !u.tok[j].possessive) ++j;
+      if (j < u.n && u.tok[j].possessive && !(u.tok[j].lex & (lex::relation | lex::function))) ++j;
+      if (j > i && u.anyOf(j, j + 1, {"syndrome", "disease", "disorder", "palsy", "deficiency", "dystrophy"})) {
+        best = j + 1;
+      }
+    }
     // An injury said by what happened to which part: "i sprained my wrist", "she broke her left arm".
     if (best == 0 && i + 1 < u.n &&
         u.anyOf(i, i + 1, {"sprained", "sprain", "broke", "broken", "fractured", "fracture", "tore", "torn",
@@ -120,31 +154,54 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
       std::size_t b = i + 1;
       if (u.anyOf(b, b + 1, {"my", "his", "her", "their", "your", "a"})) ++b;
       if (u.anyOf(b, b + 1, {"left", "right"})) ++b;
+      // "a torn acl", "a sprained ankle": the state and the part are the injury's name together.
+      const bool adjective = b == i + 1 && !u.anyOf(i, i + 1, {"broke", "tore", "hurt", "pulled", "sprain",
+                                                              "fracture", "busted"});
       if (b < u.n && (u.tok[b].lex & (lex::condition | lex::medication)) == 0 &&
           u.anyOf(b, b + 1, {"wrist", "ankle", "arm", "leg", "knee", "hip", "shoulder", "back", "neck", "elbow",
                              "finger", "toe", "foot", "hand", "rib", "ribs", "collarbone", "nose", "jaw", "acl",
                              "hamstring", "muscle", "thumb", "pelvis", "tailbone", "spine", "achilles", "calf",
                              "groin", "meniscus", "ligament", "tendon", "skull", "cheekbone"})) {
-        c.add(b, b + 1, PiiType::health, prio::health);
+        c.add(adjective ? i : b, b + 1, PiiType::health, prio::health);
         i = b;
         continue;
       }
+    }
+    // A listed condition or medicine with one letter slipped, as typed or heard: "my dad's arthritus".
+    // (Not before a listed name: "lorcan fitzgerald" is a person.)
+    if (best == 0 && u.tok[i].lex == 0 && !u.tok[i].english && !u.tok[i].hasDigit &&
+        !u.has(i + 1, lex::firstName | lex::surname) && u.lexicon->nearMedical(u.stem(i))) {
+      best = i + 1;
     }
     // An unknown word that is refilled or prescribed is a medicine: "grandpa's pyridostigmine needs refilling".
     if (best == 0 && u.tok[i].lex == 0 && !u.tok[i].english && !u.tok[i].hasDigit && u.stem(i).size() >= 6 &&
         (u.anyOf(i + 1, i + 3, {"refill", "refilled", "refilling", "prescription", "prescriptions", "dose",
                                 "dosage", "tablets", "pills", "injection", "injections", "infusion", "infusions"}) ||
+         // "my achalasia is flaring up": only an illness flares.
+         (u.anyOf(i + 1, i + 3, {"flaring", "flared", "flare", "flares"}) &&
+          u.anyOf(i > 2 ? i - 2 : 0, i, {"my", "his", "her", "their", "your"})) ||
          u.anyOf(i > 2 ? i - 2 : 0, i, {"refill", "renew", "dose", "prescribed"}))) {
       best = i + 1;
     }
-    // Unknown drug or disease names by their suffix, right after a strong cue.
+    // Unknown drug or disease names by their suffix, right after a strong cue ("my" only before a word no
+    // dictionary has: "my polymyalgia", not "my diploma").
     if (best == 0 && u.tok[i].lex == 0 && drugOrDiseaseSuffix(u.stem(i)) &&
-        cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "for", "meds",
-                            "medication", "treating", "treated"})) {
+        (cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "for", "meds",
+                             "medication", "treating", "treated"}) ||
+         (unknownWord(u, i) && cueBefore(u, i, 2, {"my", "his", "her", "their", "your", "of", "from"})))) {
       best = i + 1;
     }
     if (best > i) {
-      c.add(i, best, PiiType::health, prio::health);
+      std::size_t start = i;
+      // The condition's own modifiers before it, when nothing else took them.
+      while (start > 0 && i - start < 2 && conditionModifier(u, start - 1) && !c.covered(start - 1, start)) --start;
+      // One name across adjacent terms: "carbidopa levodopa", "insulin glargine", "polymyalgia rheumatica".
+      while (best < u.n && best - start < 6 &&
+             ((u.tok[best].lex & (lex::condition | lex::medication)) != 0 || unknownWord(u, best)) &&
+             !u.tok[best - 1].commaAfter && !u.tok[best - 1].stopAfter && !u.has(best, lex::firstName | lex::surname)) {
+        ++best;
+      }
+      c.add(start, best, PiiType::health, prio::health);
       i = best - 1;
     }
   }

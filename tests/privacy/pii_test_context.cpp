@@ -179,6 +179,18 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("i've been throwing up all night"), (Spans{"HEALTH=throwing up"}));
   EXPECT_EQ(found("she's in a wheelchair"), (Spans{"HEALTH=wheelchair"}));
   EXPECT_EQ(found("i'm visually impaired"), (Spans{"HEALTH=visually impaired"}));
+  EXPECT_EQ(found("i was diagnosed with a torn acl last year"), (Spans{"HEALTH=torn acl"}));
+  // A slip of one letter, typed or heard; an ordinary word near a drug's name is not one.
+  EXPECT_EQ(found("my dad's arthritus is bad"), (Spans{"HEALTH=arthritus"}));
+  EXPECT_EQ(found("i get migranes a lot"), (Spans{"HEALTH=migranes"}));
+  EXPECT_TRUE(found("my station is closed").empty());
+  // Said of somebody no rule names, a name no list has before the kind of illness, modifiers and joined terms.
+  EXPECT_EQ(found("living with ulcerative colitis is exhausting"), (Spans{"HEALTH=ulcerative colitis"}));
+  EXPECT_EQ(found("my daughter has ehlers danlos syndrome"), (Spans{"HEALTH=ehlers danlos syndrome"}));
+  EXPECT_EQ(found("i have early onset dementia"), (Spans{"HEALTH=early onset dementia"}));
+  EXPECT_EQ(found("i missed a dose of carbidopa levodopa this morning"), (Spans{"HEALTH=carbidopa levodopa"}));
+  EXPECT_EQ(found("i think my achalasia is flaring up"), (Spans{"HEALTH=achalasia"}));
+  EXPECT_TRUE(found("my diploma is framed").empty());
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
