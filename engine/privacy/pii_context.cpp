@@ -212,6 +212,8 @@ std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) 
   return run.t1;
 }
 
+bool secretCue(const Utterance& u, std::size_t i) noexcept;
+
 void findAccounts(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     // Identifiers that open an account or prove who one is: employee and staff ids, licences, passports.
@@ -229,6 +231,10 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
                       u.anyOf(i - 1, i, {"library", "loyalty", "membership", "member", "gym", "rewards", "club",
                                          "insurance", "health", "student", "staff", "id", "transit", "oyster"}));
     if (!cue || u.is(i, "iban")) continue;
+    // The account a secret is for: "password for the guest account? welcome2024" is the password.
+    bool forSecret = false;
+    for (std::size_t k = i > 4 ? i - 4 : 0; k < i && !forSecret; ++k) forSecret = secretCue(u, k);
+    if (forSecret) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
       if (u.anyOf(s, s + 1, {"number", "no", "id", "#", "num", "is", "it's", "its", "was", "nr"})) {
@@ -263,7 +269,7 @@ bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept 
                             "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
                             "verification", "login", "atm", "card", "doorbell", "mailbox", "shed", "storage",
                             "padlock", "lockbox", "vault", "intercom", "apartment", "flat", "house", "office",
-                            "factor", "2fa", "authentication", "auth", "one-time", "otp"});
+                            "factor", "2fa", "authentication", "auth", "one-time", "otp", "lockers"});
 }
 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
@@ -271,12 +277,15 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   std::string_view w = u.stem(i);
   if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw",
-                               "combination", "combo", "passkey", "otp"}) {
+                               "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc"}) {
     if (w == cue) return true;
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
   if (w == "pass" && u.tok[i].colonAfter) return true;
   if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
+  // Split as a recognizer hears them: "pass word", "pass code", "p i n".
+  if ((w == "word" || w == "phrase" || w == "code") && i > 0 && u.is(i - 1, "pass")) return true;
+  if (w == "n" && i > 1 && u.is(i - 1, "i") && u.is(i - 2, "p")) return true;
   if (w == "answer" && u.anyOf(i - 1, i, {"security", "secret"})) return true;
   // A form's fields: "alarm:1357", "gate: 4471" (not "phone:" or "card:", whose numbers are no codes).
   if (u.tok[i].colonAfter && i + 1 < u.n && u.tok[i + 1].allDigits && u.raw(i + 1).size() >= 3 &&
@@ -304,6 +313,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
+    if (i > 1 && u.is(i - 2, "log") && u.is(i - 1, "in")) return true;  // "the log in code"
     if (u.is(i - 2, "one") && u.is(i - 1, "time")) return true;  // "the one time code is 384 221"
     // "my code's two double five nine": one's own code given as a number.
     if (u.is(i - 1, "my") && (u.tok[i].possessive || u.is(i + 1, "is")) &&
@@ -332,14 +342,23 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     // "the password for the guest wifi is X", "change my pin to X", "the code for the safe in the bedroom is X".
     for (std::size_t k = 0; k < 8 && s < u.n && !sawIs; ++k) {
       // "to" gives the value after a change ("change my pin to X"), not a purpose ("the code to get in is X").
-      const bool toValue = u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
-                                             u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
-                                                                            "update", "updated", "switch"}));
+      const bool toValue = (u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
+                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
+                                                                             "update", "updated", "switch"}))) ||
+                           // "change my pin from 1234 to 9087": the old value, the new one read after it.
+                           (u.is(s, "from") && u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "changing",
+                                                                              "switch", "update", "updated"}));
       if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–"}) || toValue ||
           u.tok[s].colonAfter ||
           (u.tok[s].possessive &&  // "my pin number's 4 4 1 2", not "the pin for grandma's phone"
            (u.stem(s) == "number" || u.stem(s) == "code" || u.stem(s) == "word" || u.stem(s) == "phrase" ||
             u.stem(s) == "combination" || u.stem(s) == "combo" || u.stem(s) == "key"))) {
+        sawIs = true;
+        ++s;
+        break;
+      }
+      // Asked and answered: "password for the guest account? welcome2024".
+      if (u.tok[s].stopAfter && s + 1 < u.n && (u.tok[s + 1].hasDigit || u.isNum(s + 1))) {
         sawIs = true;
         ++s;
         break;
@@ -350,8 +369,34 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     }
     if (!sawIs) s = i + 1;
     if (s >= u.n) continue;
-    // "the pin is my birthday": what it is made of, said by whose it is, names no value.
-    if (u.anyOf(s, s + 1, {"my", "our", "his", "her", "their", "your"})) continue;
+    // "it's still orange juice 44": the adverb is no part of the value.
+    if (sawIs && s + 1 < u.n && u.anyOf(s, s + 1, {"still", "now", "currently", "just", "actually", "always",
+                                                   "probably", "literally", "simply"})) {
+      ++s;
+    }
+    // A description first, the value after a colon or a comma: "the same as my locker, 3 3 1 9", "in caps:
+    // BLUEBIRD", "five digits: 4 8 8 2 1", "my birthday, 0 3 1 2".
+    if (sawIs && (u.anyOf(s, s + 1, {"my", "our", "his", "her", "their", "your", "the", "in", "all", "a", "an"}) ||
+                  (u.isNum(s) && u.anyOf(s + 1, s + 2, {"digits", "characters", "letters", "numbers"})))) {
+      std::size_t v = 0;
+      for (std::size_t k = s; k < u.n && k < s + 8 && v == 0; ++k) {
+        if (!u.tok[k].colonAfter && !u.tok[k].commaAfter) continue;
+        if (k + 1 < u.n && (u.tok[k + 1].hasDigit || (u.isNum(k + 1) && !u.is(k + 1, "oh")) ||
+                            (u.tok[k].colonAfter && !u.has(k + 1, lex::function)))) {
+          v = k + 1;
+        }
+      }
+      if (v > 0) {
+        s = v;
+      } else if (u.anyOf(s, s + 1, {"my", "our", "his", "her", "their", "your"})) {
+        continue;  // "the pin is my birthday": what it is made of names no value
+      }
+    }
+    // Where it is kept is no value: "the pin code for the printer is on the sticker".
+    if (u.anyOf(s, s + 1, {"on", "in", "under", "inside", "behind", "at", "taped", "written", "stuck", "saved"}) &&
+        u.anyOf(s + 1, s + 2, {"the", "a", "my", "your", "our", "his", "her", "their"})) {
+      continue;
+    }
     // What is said about the secret is no secret: "my password is too short", "the pin is wrong".
     if (u.anyOf(s, s + 1, {"too", "so", "very", "not", "wrong", "incorrect", "expired", "weak", "strong", "invalid",
                            "correct", "right", "case", "required", "locked", "changed", "reset", "the", "a", "an",
@@ -394,7 +439,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       i = e - 1;
       // "... used to be fluffy2 but now it's fluffy3": the new value of the same secret.
       for (std::size_t k = e; k < u.n && k < e + 4; ++k) {
-        if (!u.anyOf(k, k + 1, {"it's", "its", "is"}) || k + 1 >= u.n) continue;
+        if (!u.anyOf(k, k + 1, {"it's", "its", "is", "to"}) || k + 1 >= u.n) continue;
         const std::size_t v = k + 1;
         std::size_t ve = 0;
         if (u.tok[v].hasDigit) {
@@ -438,13 +483,53 @@ std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
 // "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
 void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i + 3 < u.n; ++i) {
-    if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press"})) continue;
+    if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press", "typed", "entered", "punched",
+                            "keyed", "tried"})) {
+      continue;
+    }
     std::size_t s = i + 1;
     if (u.is(s, "in")) ++s;
     const std::size_t e = codeDigitsFrom(u, s);
-    if (e <= s || !u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"})) continue;
-    if (!secretThing(u, e + 1, e + 4)) continue;
+    if (e <= s) continue;
+    // "... for the keypad", "... into the keypad", or what it was entered on said after: "i typed 8 8 2 3 but the
+    // pin pad beeped".
+    bool named = u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"}) && secretThing(u, e + 1, e + 4);
+    for (std::size_t k = e; k < u.n && k < e + 5 && !named; ++k) {
+      named = !u.anyOf(i, i + 1, {"use", "dial", "press", "key", "type", "enter"}) &&
+              (secretCue(u, k) || u.anyOf(k, k + 1, {"keypad", "lock", "padlock", "lockbox", "safe"}));
+    }
+    if (!named) continue;
     c.add(s, e, PiiType::pinOrPassword, prio::secret);
+    i = e - 1;
+  }
+  // What a code opens, then the code: "for the safe it's thirty two, fifteen, eight".
+  for (std::size_t i = 0; i + 3 < u.n; ++i) {
+    if (!u.is(i, "for")) continue;
+    std::size_t t = i + 1;
+    if (u.anyOf(t, t + 1, {"the", "my", "our", "his", "her", "their"})) ++t;
+    if (!u.anyOf(t, t + 1, {"garage", "alarm", "keypad", "lockbox", "padlock", "safe", "shed", "gate", "door",
+                            "locker", "lock", "vault"}) ||
+        !u.anyOf(t + 1, t + 2, {"it's", "its", "is"})) {
+      continue;
+    }
+    std::size_t e = codeDigitsFrom(u, t + 2);
+    // A combination said as numbers between commas: each run after the first may be short.
+    if (e <= t + 2 && u.isNum(t + 2)) {
+      NumberRun run;
+      readRun(u, t + 2, u.n, run);
+      std::size_t parts = 1;
+      e = run.t1;
+      while (e < u.n && e > t + 2 && u.tok[e - 1].commaAfter && u.isNum(e)) {
+        NumberRun next;
+        readRun(u, e, u.n, next);
+        if (next.t1 <= e) break;
+        e = next.t1;
+        ++parts;
+      }
+      if (parts < 3) e = t + 2;
+    }
+    if (e <= t + 2) continue;
+    c.add(t + 2, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
   }
   // A note of what a code opens, the code straight after: "note to self: garage 4 8 1 5". Four digits at least

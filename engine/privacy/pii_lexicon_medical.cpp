@@ -33,7 +33,7 @@ const std::string_view kConditionWords =
     // Symptoms, states and aids that tell a condition: "i've been throwing up all night", "he's been suicidal".
     "fever feverish diarrhea diarrhoea nausea nauseous vomiting suicidal ivf wheelchair crutches colostomy "
     "ileostomy ostomy incontinence incontinent anxious blind headache headaches rash nosebleeds nosebleed sober "
-    "toothache earache stomachache mri ultrasound";
+    "toothache earache stomachache mri ultrasound cavity cavities colorblind colourblind";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -73,7 +73,8 @@ const std::string_view kConditionPhrases =
     "pulled muscle,low vitamin d,vitamin d deficiency,iron deficiency,b12 deficiency,vitamin deficiency,"
     "quit smoking,quitting smoking,wisdom teeth,root canal,x-ray,x ray,xray,ct scan,cat scan,pet scan,"
     "blood test,blood tests,eye drops,ear drops,nasal spray,cough syrup,stomach ache,sore throat,runny nose,"
-    "head cold,chest cold,bad cold,common cold,a bad cough,a cough,"
+    "head cold,chest cold,bad cold,common cold,a bad cough,a cough,color blind,colour blind,test strips,"
+    "insulin pen,insulin pump,glucose monitor,blood pressure monitor,blood pressure cuff,"
     "heart condition,a heart condition,seizure disorder,epileptic seizures,bell's palsy,shingles";
 
 const std::string_view kMedications =

@@ -137,6 +137,20 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
         break;
       }
     }
+    // The specialty of one's own care: "my oncology appointment", "her cardiology follow-up" (not a place's name:
+    // "the oncology centre" is where, not what).
+    if (best == 0 && i > 0 && u.anyOf(i - 1, i, {"my", "his", "her", "their", "your", "our"}) &&
+        u.anyOf(i, i + 1, {"oncology", "cardiology", "fertility", "dermatology", "neurology", "psychiatry",
+                           "psychiatric", "rheumatology", "urology", "gynecology", "gynaecology", "obgyn", "ob-gyn",
+                           "endocrinology", "nephrology", "hematology", "haematology", "gastro", "chemo", "radiation",
+                           "physio", "rehab", "dialysis", "infusion", "allergy", "prenatal", "antenatal", "ivf",
+                           "counseling", "counselling", "psych", "mental"}) &&
+        u.anyOf(i + 1, i + 3, {"appointment", "appointments", "appt", "consult", "consultation", "visit", "visits",
+                               "follow-up", "followup", "checkup", "check-up", "referral", "session", "sessions",
+                               "treatment", "treatments", "results", "scan", "nurse", "team"})) {
+      best = i + 1;
+      if (u.is(i, "mental") && u.is(i + 1, "health")) best = i + 2;
+    }
     // A name no list has before what kind of illness it is: "ehlers danlos syndrome", "meniere's disease".
     if (best == 0 && (unknownWord(u, i) || (u.tok[i].possessive && !(u.tok[i].lex & (lex::relation | lex::function))))) {
       std::size_t j = i;

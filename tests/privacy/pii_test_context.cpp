@@ -138,6 +138,20 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("password hint: dog's name. password: biscuit2015"), (Spans{"PIN_OR_PASSWORD=biscuit2015"}));
   EXPECT_EQ(found("2468 is the pin for grandma's phone"), (Spans{"PIN_OR_PASSWORD=2468"}));
   EXPECT_TRUE(found("my password is my dog's name").empty());
+  // The value after a description, the old and the new value, asked and answered, entered then named.
+  EXPECT_EQ(found("my pin is the same as my locker, 3 3 1 9"), (Spans{"PIN_OR_PASSWORD=3 3 1 9"}));
+  EXPECT_EQ(found("the password is in caps: BLUEBIRD"), (Spans{"PIN_OR_PASSWORD=BLUEBIRD"}));
+  EXPECT_EQ(found("change my pin from 1234 to 9087"), (Spans{"PIN_OR_PASSWORD=1234", "PIN_OR_PASSWORD=9087"}));
+  EXPECT_EQ(found("password for the guest account? welcome2024"), (Spans{"PIN_OR_PASSWORD=welcome2024"}));
+  EXPECT_EQ(found("i typed 8 8 2 3 but the pin pad beeped"), (Spans{"PIN_OR_PASSWORD=8 8 2 3"}));
+  EXPECT_EQ(found("for the safe it's thirty two, fifteen, eight"),
+            (Spans{"PIN_OR_PASSWORD=thirty two, fifteen, eight"}));
+  EXPECT_TRUE(found("the pin code for the printer is on the sticker").empty());
+  // Cues as a recognizer splits them, and a card's security code.
+  EXPECT_EQ(found("my pass word is river stone eighty"), (Spans{"PIN_OR_PASSWORD=river stone eighty"}));
+  EXPECT_EQ(found("my p i n is two five eight zero"), (Spans{"PIN_OR_PASSWORD=two five eight zero"}));
+  EXPECT_EQ(found("the log in code is 3 3 9 1 0 2"), (Spans{"PIN_OR_PASSWORD=3 3 9 1 0 2"}));
+  EXPECT_EQ(found("the cvv is 4 8 2"), (Spans{"PIN_OR_PASSWORD=4 8 2"}));
 }
 
 TEST(PiiHealth, AboutAPerson) {
@@ -191,6 +205,8 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("i missed a dose of carbidopa levodopa this morning"), (Spans{"HEALTH=carbidopa levodopa"}));
   EXPECT_EQ(found("i think my achalasia is flaring up"), (Spans{"HEALTH=achalasia"}));
   EXPECT_TRUE(found("my diploma is framed").empty());
+  EXPECT_EQ(found("put my oncology appointment on thursday"), (Spans{"HEALTH=oncology"}));
+  EXPECT_TRUE(found("the oncology centre is on the left").empty());
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
