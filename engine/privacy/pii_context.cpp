@@ -315,10 +315,19 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
     if (i > 1 && u.is(i - 2, "log") && u.is(i - 1, "in")) return true;  // "the log in code"
     if (u.is(i - 2, "one") && u.is(i - 1, "time")) return true;  // "the one time code is 384 221"
-    // "my code's two double five nine": one's own code given as a number.
-    if (u.is(i - 1, "my") && (u.tok[i].possessive || u.is(i + 1, "is")) &&
-        u.isNum(u.tok[i].possessive ? i + 1 : i + 2)) {
-      return true;
+    // "my code's two double five nine", "the code is 4 4 2 1": a code given as a number is one to open
+    // something, unless the sentence says it is another kind ("the confirmation code is 4471 for the hotel").
+    if ((i == 0 || u.anyOf(i - 1, i, {"my", "the", "our", "your"})) &&
+        (u.tok[i].possessive || u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"is", "was"}))) {
+      const std::size_t v = u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : i + 2;
+      if (v < u.n && (u.isNum(v) || u.tok[v].allDigits) &&
+          !u.anyOf(0, u.n, {"zip", "postal", "postcode", "area", "country", "promo", "discount", "coupon", "error",
+                            "sort", "tracking", "voucher", "referral", "gift", "product", "confirmation", "booking",
+                            "reference", "order", "dialing", "dialling", "course", "class", "flight", "shipping",
+                            "invoice", "ticket", "reservation", "room", "table", "seat", "cheat", "source", "bar",
+                            "qr", "color", "colour", "dress", "zone"})) {
+        return true;
+      }
     }
     return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6);
   }
@@ -391,6 +400,12 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       } else if (u.anyOf(s, s + 1, {"my", "our", "his", "her", "their", "your"})) {
         continue;  // "the pin is my birthday": what it is made of names no value
       }
+    }
+    // Its length or tries are no value: "the code is 4 digits long", "the pin is 6 characters".
+    if ((u.isNum(s) || u.tok[s].allDigits) &&
+        u.anyOf(s + 1, s + 2, {"digits", "digit", "characters", "letters", "numbers", "chars", "long", "times",
+                               "tries", "attempts"})) {
+      continue;
     }
     // Where it is kept is no value: "the pin code for the printer is on the sticker".
     if (u.anyOf(s, s + 1, {"on", "in", "under", "inside", "behind", "at", "taped", "written", "stuck", "saved"}) &&

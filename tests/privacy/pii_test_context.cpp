@@ -152,6 +152,10 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("my p i n is two five eight zero"), (Spans{"PIN_OR_PASSWORD=two five eight zero"}));
   EXPECT_EQ(found("the log in code is 3 3 9 1 0 2"), (Spans{"PIN_OR_PASSWORD=3 3 9 1 0 2"}));
   EXPECT_EQ(found("the cvv is 4 8 2"), (Spans{"PIN_OR_PASSWORD=4 8 2"}));
+  // A bare code given as a number opens something, unless the sentence names another kind; its length is none.
+  EXPECT_EQ(found("the code is 4 4 2 1"), (Spans{"PIN_OR_PASSWORD=4 4 2 1"}));
+  EXPECT_TRUE(found("the confirmation code is 4471").empty());
+  EXPECT_TRUE(found("the code is 4 digits long").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
