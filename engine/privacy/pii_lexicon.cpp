@@ -195,6 +195,7 @@ PiiLexicon::PiiLexicon() {
   addList(kUnitWords, lex::unitWord);
   addList(kFunction, lex::function);
   addList(kNotNames, lex::notName);
+  addPhrases(detail::kCarePhrases, lex::care);
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
   // Merge duplicates: one entry per key carrying every class it was listed under.
   std::size_t w = 0;

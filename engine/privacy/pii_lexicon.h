@@ -30,6 +30,9 @@ inline constexpr std::uint32_t placeQualifier = 1u << 15;  // "medical", "elemen
 // Never a name's first or last word: titles, wake words, fillers and form labels around names ("nurse [teodor
 // juarez]", "[joy ortega] cheers", "patient [x] age"). Past bit 15, so no feature of the trained model.
 inline constexpr std::uint32_t notName = 1u << 16;
+// Care that is also the name of where it is given ("on dialysis" and "Tallow Lane Dialysis Centre"): health for
+// the rules, outside a place's name; no feature of the model, whose place names broke on them as one.
+inline constexpr std::uint32_t care = 1u << 17;
 }  // namespace lex
 
 // Threads: built once by create() (control thread); then read-only, any thread, no allocation.
@@ -73,6 +76,7 @@ extern const std::string_view kConditionPhrases; // comma-separated multi-word c
 extern const std::string_view kMedications;      // single-word drug names (generic and brand)
 extern const std::string_view kWordNetConditions;   // comma-separated, generated from WordNet (gen_pii_medical.py)
 extern const std::string_view kWordNetMedications;  // comma-separated, generated from WordNet (gen_pii_medical.py)
+extern const std::string_view kCarePhrases;         // comma-separated, lex::care
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).
 inline constexpr std::size_t kEnglishFilterParts = 4;

@@ -33,7 +33,9 @@ const std::string_view kConditionWords =
     // Symptoms, states and aids that tell a condition: "i've been throwing up all night", "he's been suicidal".
     "fever feverish diarrhea diarrhoea nausea nauseous vomiting suicidal ivf wheelchair crutches colostomy "
     "ileostomy ostomy incontinence incontinent anxious blind headache headaches rash nosebleeds nosebleed sober "
-    "toothache earache stomachache mri ultrasound cavity cavities colorblind colourblind";
+    "toothache earache stomachache mri ultrasound cavity cavities colorblind colourblind dentures breech "
+    // Abbreviations a chart or a caregiver's note uses.
+    "t2dm t1dm iddm niddm chf ckd esrd dvt tbi bph stds stis";
 
 const std::string_view kConditionPhrases =
     "type one diabetes,type two diabetes,type 1 diabetes,type 2 diabetes,type i diabetes,type ii diabetes,"
@@ -74,8 +76,15 @@ const std::string_view kConditionPhrases =
     "quit smoking,quitting smoking,wisdom teeth,root canal,x-ray,x ray,xray,ct scan,cat scan,pet scan,"
     "blood test,blood tests,eye drops,ear drops,nasal spray,cough syrup,stomach ache,sore throat,runny nose,"
     "head cold,chest cold,bad cold,common cold,a bad cough,a cough,color blind,colour blind,test strips,"
-    "insulin pen,insulin pump,glucose monitor,blood pressure monitor,blood pressure cuff,"
+    "insulin pen,insulin pump,glucose monitor,blood pressure monitor,blood pressure cuff,knee brace,back brace,"
+    "neck brace,wrist brace,ankle brace,heart prescription,heart pills,thyroid pills,thyroid meds,cholesterol meds,"
+    "cholesterol pills,diabetes meds,diabetes medication,anxiety meds,anxiety medication,depression meds,"
+    "seizure meds,seizure medication,sleep meds,kidney disease,"
     "heart condition,a heart condition,seizure disorder,epileptic seizures,bell's palsy,shingles";
+
+const std::string_view kCarePhrases =
+    "dialysis,physiotherapy,physio,physical therapy,occupational therapy,speech therapy,rehab,cardiac rehab,"
+    "pulmonary rehab,hospice,hospice care,palliative care,detox,inpatient rehab";
 
 const std::string_view kMedications =
     "oxybutynin proscar dutasteride hydroxyurea pyridostigmine riluzole febuxostat vicodin percocet baclofen "

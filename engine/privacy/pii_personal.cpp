@@ -96,6 +96,11 @@ bool healthAnchor(const Utterance& u) noexcept {
   // Said of somebody unnamed or named in a way no rule reads: "living with shingles is exhausting", "yara oduya
   // was just diagnosed with hemophilia", "note that lorcan is allergic to fluoxetine".
   if (u.anyOf(0, u.n, {"diagnosed", "allergic", "battling"})) return true;
+  // What goes in one's own calendar, reminders or notes: "add to calendar: chemo round 3 on friday", "hx of".
+  if (u.anyOf(0, u.n, {"calendar", "schedule", "diary", "journal", "reminder", "remind", "appointment", "appt",
+                       "hx", "caregiver", "carer"})) {
+    return true;
+  }
   for (std::size_t i = 0; i + 1 < u.n; ++i) {
     if ((u.is(i, "living") && u.is(i + 1, "with")) || (u.anyOf(i, i + 1, {"suffering", "suffers"}) && u.is(i + 1, "from"))) {
       return true;
@@ -136,6 +141,19 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
         best = i + len;
         break;
       }
+      // Care, not the place that gives it: "on dialysis", "my physio", not "Tallow Lane Dialysis Centre" or
+      // "brookhaven hospice" (a name before it, or a place's word after it).
+      if ((f & lex::care) && !u.has(i + len, lex::placeHead) && !(!u.caseless && u.tok[i].capital && i > 0) &&
+          (i == 0 || u.has(i - 1, lex::function) ||
+           u.anyOf(i - 1, i, {"start", "started", "starting", "doing", "finished", "after", "before", "needs",
+                              "need", "missed"}))) {
+        best = i + len;
+        break;
+      }
+    }
+    // "my ms is acting up": the letters are the illness after whose it is (elsewhere a title, "ms jones").
+    if (best == 0 && u.is(i, "ms") && i > 0 && u.anyOf(i - 1, i, {"my", "his", "her", "their", "your"})) {
+      best = i + 1;
     }
     // The specialty of one's own care: "my oncology appointment", "her cardiology follow-up" (not a place's name:
     // "the oncology centre" is where, not what).

@@ -211,6 +211,14 @@ TEST(PiiHealth, AboutAPerson) {
   EXPECT_TRUE(found("my diploma is framed").empty());
   EXPECT_EQ(found("put my oncology appointment on thursday"), (Spans{"HEALTH=oncology"}));
   EXPECT_TRUE(found("the oncology centre is on the left").empty());
+  // Care that also names places: health on its own, the place's name where it is one.
+  EXPECT_EQ(found("he's been on dialysis for three years"), (Spans{"HEALTH=dialysis"}));
+  EXPECT_EQ(found("pick me up from brookhaven hospice"), (Spans{"LOCATION=brookhaven hospice"}));
+  // One's calendar and notes are one's own; a chart's abbreviations; "my ms".
+  EXPECT_EQ(found("add to calendar: chemo round 3 on friday"), (Spans{"HEALTH=chemo"}));
+  EXPECT_EQ(found("dx: t2dm"), (Spans{"HEALTH=t2dm"}));
+  EXPECT_EQ(found("my ms is acting up"), (Spans{"HEALTH=ms"}));
+  for (const std::string& span : found("ask ms jones about the homework")) EXPECT_NE(span, "HEALTH=ms");
 }
 
 TEST(PiiHealth, GeneralQuestionsAreNot) {
