@@ -233,7 +233,8 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
     if (!cue || u.is(i, "iban")) continue;
     // The account a secret is for: "password for the guest account? welcome2024" is the password.
     bool forSecret = false;
-    for (std::size_t k = i > 4 ? i - 4 : 0; k < i && !forSecret; ++k) forSecret = secretCue(u, k);
+    // ... or its secret named next: "the tax account pin is 2 0 1 9 3".
+    for (std::size_t k = i > 4 ? i - 4 : 0; k < i + 3 && k < u.n && !forSecret; ++k) forSecret = k != i && secretCue(u, k);
     if (forSecret) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {

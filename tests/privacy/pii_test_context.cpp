@@ -156,6 +156,8 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("the code is 4 4 2 1"), (Spans{"PIN_OR_PASSWORD=4 4 2 1"}));
   EXPECT_TRUE(found("the confirmation code is 4471").empty());
   EXPECT_TRUE(found("the code is 4 digits long").empty());
+  // An account's secret is the secret, not the account.
+  EXPECT_EQ(found("the tax account pin is 2 0 1 9 3"), (Spans{"PIN_OR_PASSWORD=2 0 1 9 3"}));
 }
 
 TEST(PiiHealth, AboutAPerson) {
