@@ -66,12 +66,18 @@ constexpr std::string_view kNotNames =
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
     "mx mister madam my your his her their our the a an and or with from to for at of about "
     "barclays westpac monzo santander hsbc natwest citibank "
-    "ssn pw pwd icloud wifi login username admin job";
+    "ssn pw pwd icloud wifi login username admin job "
+    // Apps, services and banks said beside people and their data ("message summer on whatsapp").
+    "whatsapp facetime skype zoom spotify netflix hulu disney instagram facebook tiktok snapchat youtube telegram "
+    "messenger venmo paypal zelle cashapp amazon uber lyft doordash ubereats grubhub instacart gmail outlook hotmail "
+    "yahoo dropbox slack teams discord reddit twitter linkedin pinterest airbnb ebay etsy lloyds chase wellsfargo "
+    "fargo amex";
 
 constexpr std::string_view kRelations =
     "mom mum mommy mummy mother dad daddy father parents parent son daughter kids kid child children "
     "baby brother sister sibling siblings wife husband spouse partner boyfriend girlfriend fiance fiancee "
     "grandma grandpa granny grandmother grandfather grandparents grandson granddaughter aunt uncle cousin "
+    "grandad granddad gran nan nana grampa gramps "
     "niece nephew boss manager coworker co-worker colleague neighbor neighbour landlord landlady roommate "
     "flatmate babysitter nanny teacher doctor dentist therapist plumber electrician mechanic friend friends "
     "bestie buddy mate stepmom stepdad stepson stepdaughter in-laws father-in-law mother-in-law team";

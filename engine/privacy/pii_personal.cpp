@@ -209,6 +209,9 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
     if (best == 0 && u.tok[i].lex == 0 && !u.tok[i].english && !u.tok[i].hasDigit && u.stem(i).size() >= 6 &&
         (u.anyOf(i + 1, i + 3, {"refill", "refilled", "refilling", "prescription", "prescriptions", "dose",
                                 "dosage", "tablets", "pills", "injection", "injections", "infusion", "infusions"}) ||
+         // "grandad's quelsopam ran out", "my dravoxil is running low".
+         (u.anyOf(i + 1, i + 3, {"ran", "run", "running", "runs"}) && u.anyOf(i + 2, i + 4, {"out", "low"}) &&
+          (u.tok[i - (i > 0 ? 1 : 0)].possessive || u.anyOf(i > 1 ? i - 1 : 0, i, {"my", "his", "her", "their"}))) ||
          // "my achalasia is flaring up": only an illness flares.
          (u.anyOf(i + 1, i + 3, {"flaring", "flared", "flare", "flares"}) &&
           u.anyOf(i > 2 ? i - 2 : 0, i, {"my", "his", "her", "their", "your"})) ||
@@ -295,6 +298,12 @@ bool generalQuestion(const Utterance& u) noexcept {
     if (w0 == s) return true;
   }
   return u.is(0, "tell") && u.is(1, "me") && u.is(2, "about");
+}
+
+bool healthContext(const Utterance& u, const Candidates& c) noexcept {
+  if (!personalAnchor(u, c) && !healthAnchor(u)) return false;
+  if (generalQuestion(u) && !u.contains("my") && !u.contains("i") && !u.contains("i'm")) return false;
+  return !u.anyOf(0, 1, {"play", "watch", "stream", "listen", "put", "queue", "shuffle", "resume"});
 }
 
 bool personalAnchor(const Utterance& u, const Candidates& c) noexcept {

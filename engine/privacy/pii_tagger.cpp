@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_recognizers.h"
 
 namespace sotto::privacy::detail {
 namespace {
@@ -483,6 +484,24 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
         bestOther != static_cast<std::size_t>(cand.type)) {
       cand.type = static_cast<PiiType>(bestOther);
     }
+  }
+  // Recall first for a drug or illness the lexicon lacks: a word no dictionary or list has, that nothing else
+  // claims and the model suspects of being health, is reported as health where health may be said. Not a name
+  // before the institution it names ("my lloyds savings account").
+  const std::size_t health = static_cast<std::size_t>(PiiType::health);
+  const bool mayBeHealth = healthContext(u, c);
+  for (std::size_t w = 0; mayBeHealth && w < std::min(u.n, kRetypeWords); ++w) {
+    if (q[w][health] < model.suspectThreshold(PiiType::health) || u.tok[w].lex != 0 || u.tok[w].english ||
+        u.tok[w].hasDigit || u.isNum(w) || u.stem(w).size() < 5 || c.covered(w, w + 1) ||
+        u.anyOf(w + 1, w + 2, {"savings", "checking", "current", "bank", "account", "credit", "card", "insurance",
+                               "mortgage", "loan", "pension", "isa", "app", "website", "store", "shop", "password",
+                               "passcode", "pin", "login", "username", "subscription", "premium", "playlist"}) ||
+        (w > 0 && u.anyOf(w - 1, w, {"called", "named"}))) {  // a brand or a network: "my spotify password"
+      continue;
+    }
+    bool letters = true;
+    for (char ch : u.stem(w)) letters = letters && ((ch >= 'a' && ch <= 'z') || ch == '-');
+    if (letters) c.add(w, w + 1, PiiType::health, prio::model);
   }
 }
 

@@ -154,6 +154,8 @@ TEST_F(PiiModelTest, AnEnsembleAveragesItsTaggersAndFormatOneStillLoads) {
     single->setSpanThresholds(thresholds);
     auto suspect = single->suspectThresholds();
     for (float& t : suspect) t = std::min(t, 0.6f);
+    // Suspicion at the span threshold too: a suspected word no dictionary has is reported as health.
+    suspect[static_cast<size_t>(sp::PiiType::health)] = 0.6f;
     single->setSuspectThresholds(suspect);
     auto blank = std::make_unique<sp::PiiModel>(sotto::nlu::LinearLayer(10, sp::kPiiTagCount), thresholds, suspect, "blank");
     std::vector<std::unique_ptr<sp::PiiModel>> pair;
@@ -240,6 +242,28 @@ TEST_F(PiiModelTest, NoAllocationPerUtterance) {
     for (const char* l : lines) (void)model_->classify(l, buf);
   }
   EXPECT_EQ(scope.allocations(), 0u);
+}
+
+// The committed model: a word no dictionary has that the model only suspects of being health is reported as
+// health where health may be said (recall first); apps, banks and shows it suspects are not.
+TEST(PiiCommittedModel, SuspectedUnknownHealthWordsAreReportedWhereHealthMayBeSaid) {
+  auto model = sp::PiiModel::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/pii.nlu");
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  auto c = sp::PiiClassifier::create(std::move(*model));
+  ASSERT_TRUE(c.ok());
+  const auto types = [&](const std::string& text) {
+    sp::SpanBuffer buf;
+    EXPECT_TRUE((*c)->classify(text, buf).ok());
+    std::string s;
+    for (const auto& span : buf) {
+      s += std::string(sp::piiTypeName(span.type)) + ":" + text.substr(span.start, span.end - span.start) + ";";
+    }
+    return s;
+  };
+  EXPECT_EQ(types("i've had zembrosis for years"), "HEALTH:zembrosis;");
+  EXPECT_EQ(types("message summer on whatsapp"), "PERSON:summer;");
+  EXPECT_EQ(types("play episode fifty one of bluey"), "");
+  EXPECT_EQ(types("my lloyds savings account is four eight four zero"), "ACCOUNT_NUMBER:four eight four zero;");
 }
 
 }  // namespace
