@@ -655,6 +655,10 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
 
 }  // namespace
 
+bool namesASecret(const Utterance& u, std::size_t i) noexcept {
+  return secretCue(u, i) || u.anyOf(i, i + 1, {"keypad", "lockbox", "padlock", "safe"});
+}
+
 void findContextual(const Utterance& u, Candidates& c) noexcept {
   findBirthDates(u, c);
   findAccounts(u, c);

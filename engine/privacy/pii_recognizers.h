@@ -29,6 +29,8 @@ bool cueBefore(const Utterance& u, std::size_t i, std::size_t n, std::initialize
 bool generalQuestion(const Utterance& u) noexcept;
 // The utterance talks about the user or a specific person (my, i, we, a name ...).
 bool personalAnchor(const Utterance& u, const Candidates& c) noexcept;
+// The word at i names a secret: a PIN or password cue ("pin", "passcode", "the door code") or a keypad or lock.
+bool namesASecret(const Utterance& u, std::size_t i) noexcept;
 // Health may be said here: about a person (or in a form, a chart, a dose) and not a question about the world or
 // a request for a show ("play episode 51 of bluey").
 bool healthContext(const Utterance& u, const Candidates& c) noexcept;

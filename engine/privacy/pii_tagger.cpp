@@ -238,10 +238,11 @@ bool numbersAThing(const Utterance& u, std::size_t t0) noexcept {
   return thing;
 }
 
-PiiType numberCueType(const Utterance& u, std::size_t t0) noexcept {
+PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexcept {
   for (std::size_t k = t0, back = 0; k > 0 && back < 6; --k, ++back) {
     const std::size_t w = k - 1;
     if (u.isNum(w) || u.tok[w].hasDigit) break;
+    if (namesASecret(u, w)) return PiiType::pinOrPassword;
     if (u.anyOf(w, w + 1, {"phone", "mobile", "cell", "cellphone", "landline", "fax", "whatsapp", "telephone", "tel",
                            "call", "text", "ring", "reach", "dial", "extension"})) {
       return PiiType::phone;
@@ -250,6 +251,12 @@ PiiType numberCueType(const Utterance& u, std::size_t t0) noexcept {
                            "subscriber", "billing"})) {
       return PiiType::accountNumber;
     }
+  }
+  // None before: a secret named just after ("8 8 2 3 is the pin", "i typed 8 8 2 3 but the pin pad beeped").
+  for (std::size_t w = t1; w < u.n && w < t1 + 6; ++w) {
+    if (u.isNum(w) || u.tok[w].hasDigit || u.tok[w - 1].stopAfter || u.tok[w - 1].commaAfter) break;
+    if (namesASecret(u, w)) return PiiType::pinOrPassword;
+    if (u.anyOf(w, w + 1, {"account", "acct", "phone", "mobile", "cell", "number"})) break;
   }
   return PiiType::person;  // no cue either way
 }
@@ -271,8 +278,13 @@ void settleNumberTypes(const Utterance& u, Candidates& c) noexcept {
       if (!digits) continue;
     }
     if (numberType && x.priority < prio::exact) {
-      const PiiType cue = numberCueType(u, x.t0);
-      if (cue == PiiType::phone || cue == PiiType::accountNumber) x.type = cue;
+      const PiiType cue = numberCueType(u, x.t0, x.t1);
+      // A secret's cue nearest: a short number there is its code, whichever shape the model or a rule saw.
+      std::size_t digits = 0;
+      for (std::size_t w = x.t0; w < x.t1; ++w) digits += u.tok[w].hasDigit ? u.raw(w).size() : (u.isNum(w) ? 1 : 0);
+      if (cue == PiiType::phone || cue == PiiType::accountNumber || (cue == PiiType::pinOrPassword && digits <= 8)) {
+        x.type = cue;
+      }
     }
     c.c[live++] = x;
   }

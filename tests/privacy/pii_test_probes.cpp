@@ -302,19 +302,23 @@ TEST(PiiDecoding, ThingsNumbersAreNoAccounts) {
   // Between phone and account, the nearest cue decides.
   struct Cue {
     const char* text;
-    std::size_t t0;
+    std::size_t t0, t1;
     sotto::privacy::PiiType type;
   };
   const Cue cues[] = {
-      {"the account i use for rent is 55 66 77 88", 7, sotto::privacy::PiiType::accountNumber},
-      {"my account phone number is 206 555 0199", 5, sotto::privacy::PiiType::phone},
-      {"my customer reference is 0121 496 0000", 4, sotto::privacy::PiiType::accountNumber},
-      {"it is 0121 496 0000", 2, sotto::privacy::PiiType::person},  // no cue either way
+      {"the account i use for rent is 55 66 77 88", 7, 11, sotto::privacy::PiiType::accountNumber},
+      {"my account phone number is 206 555 0199", 5, 8, sotto::privacy::PiiType::phone},
+      {"my customer reference is 0121 496 0000", 4, 7, sotto::privacy::PiiType::accountNumber},
+      {"it is 0121 496 0000", 2, 5, sotto::privacy::PiiType::person},  // no cue either way
+      // A secret named nearest, before or (with none before) just after.
+      {"for the keypad it is 4 8 8 2 1", 5, 10, sotto::privacy::PiiType::pinOrPassword},
+      {"i typed 8 8 2 3 but the pin pad beeped", 2, 6, sotto::privacy::PiiType::pinOrPassword},
+      {"call 0121 496 0000, my pin is later", 1, 4, sotto::privacy::PiiType::phone},
   };
   for (const Cue& c : cues) {
     sd::Utterance u;
     ASSERT_TRUE(sd::tokenize(c.text, lex, u));
-    EXPECT_EQ(sd::numberCueType(u, c.t0), c.type) << c.text;
+    EXPECT_EQ(sd::numberCueType(u, c.t0, c.t1), c.type) << c.text;
   }
   // All candidates at once: the thing's number goes, the model's digitless "account" goes, the cue retypes.
   sd::Utterance utility;
