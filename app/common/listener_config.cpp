@@ -16,6 +16,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.agc = c.agc;
   lc.frontend.vadStartPercent = c.vadStartPercent;
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
+  lc.frontend.vadEnergyGateDb = c.vadEnergyGateDb;
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
   lc.endpointCompleteMs = c.endpointCompleteMs;

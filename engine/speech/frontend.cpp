@@ -4,6 +4,8 @@
 
 #include <speex/speex_preprocess.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace sotto::speech {
@@ -28,6 +30,7 @@ Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config)
   spx_int32_t agc = config.agc ? 1 : 0;
   f->startPercent_ = static_cast<int>(config.vadStartPercent);
   f->continuePercent_ = static_cast<int>(config.vadContinuePercent);
+  f->gateDb_ = static_cast<float>(config.vadEnergyGateDb);
   speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_DENOISE, &denoise);
   if (denoise) speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &suppress);
   speex_preprocess_ctl(f->state_, SPEEX_PREPROCESS_SET_AGC, &agc);
@@ -54,7 +57,17 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
   spx_int32_t prob = 0;
   speex_preprocess_ctl(state_, SPEEX_PREPROCESS_GET_PROB, &prob);
   probability_ = static_cast<int>(prob);
+  const bool wasVoiced = voiced_;
   voiced_ = probability_ >= (voiced_ ? continuePercent_ : startPercent_);
+  if (gateDb_ > 0.0f) {
+    double e = 1.0;
+    for (int16_t x : frame) e += static_cast<double>(x) * x;
+    const float db = 10.0f * static_cast<float>(std::log10(e / static_cast<double>(frame.size())));
+    // The speech's own level: the loudest recent frame, decaying 0.05 dB per frame (5 dB a second), so that a
+    // quieter talker or a falling AGC gain still gates within a second.
+    peakDb_ = std::max(db, peakDb_ - 0.05f);
+    if (wasVoiced && voiced_ && db < peakDb_ - gateDb_) voiced_ = false;
+  }
   return voiced_;
 }
 

@@ -19,6 +19,10 @@ struct FrontendConfig {
   bool agc = true;
   uint32_t vadStartPercent = 80;  // speech probability (speexdsp's estimate) that starts speech
   uint32_t vadContinuePercent = 50;  // ... and that continues it
+  // Speech in progress also ends at a denoised frame this many dB below the speech's recent peak, whatever the
+  // speech probability says: the probability is smoothed and stays up ~150 ms after the voice stops, which every
+  // endpoint then waits. 0: the probability alone.
+  uint32_t vadEnergyGateDb = 25;
 };
 
 // Not thread-safe: one owner thread (the speech thread, or a test). Everything is allocated in create();
@@ -42,6 +46,7 @@ class Frontend {
   uint32_t frameSamples_ = 0;
   int startPercent_ = 0, continuePercent_ = 0, probability_ = 0;
   bool voiced_ = false;
+  float gateDb_ = 0.0f, peakDb_ = -200.0f;
 };
 
 // Decides where an utterance ends, from per-frame voice activity. Plain arithmetic: any thread that owns it.

@@ -94,6 +94,35 @@ TEST(Frontend, SpeechIsVoicedAndItsEndIsFound) {
   for (size_t i = last + 20; i < flags.size(); ++i) EXPECT_FALSE(flags[i]) << "frame " << i << " after the speech";
 }
 
+// The speech probability lags the voice; the energy gate ends the voiced run at the voice's own end instead.
+TEST(Frontend, TheEnergyGateEndsTheVoicedRunSooner) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  test::TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(test::say("turn the volume up", dir.file("s.wav")));
+  ASSERT_TRUE(test::silence(1.5, dir.file("sil.wav")));
+  ASSERT_TRUE(test::concat({dir.file("sil.wav"), dir.file("s.wav"), dir.file("sil.wav")}, dir.file("clean.wav")));
+  const auto clean = test::readMono(dir.file("clean.wav"));
+  ASSERT_FALSE(clean.empty());
+  const auto truth = test::loudFrames(clean);
+  size_t last = 0;
+  for (size_t i = 0; i < truth.size(); ++i) last = truth[i] ? i : last;
+  // Voiced frames after the last loud one, with the gate at `db` (0: the probability alone).
+  const auto tailFrames = [&](uint32_t db) {
+    FrontendConfig c;
+    c.vadEnergyGateDb = db;
+    auto f = Frontend::create(c);
+    EXPECT_TRUE(f.ok());
+    const auto flags = vad(*f.value(), clean);
+    size_t n = 0;
+    for (size_t i = last + 1; i < flags.size() && flags[i]; ++i) ++n;
+    return n;
+  };
+  const size_t gated = tailFrames(25), ungated = tailFrames(0);
+  EXPECT_LT(gated, ungated) << "the gate ends the voiced run before the probability does";
+  EXPECT_LE(gated, 8u) << "at most 80 ms of voiced frames after the voice";
+}
+
 TEST(Frontend, ProcessDoesNotAllocate) {
   if (!test::AllocCounter::supported()) GTEST_SKIP() << "allocation counting is not supported in this build";
   auto f = Frontend::create({});
