@@ -57,23 +57,24 @@ inline bool run(const std::string& cmd) { return std::system((cmd + " >/dev/null
 inline bool say(const std::string& text, const std::string& out) {
   const std::string raw = out + ".tts.wav";
   return run("flite -voice slt -t \"" + text + "\" -o '" + raw + "'") &&
-         run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
+         run("sox -R '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
 }
 
 // espeak-ng TTS of `text` in `voice` as 16 kHz mono 16-bit WAV.
 inline bool sayEspeak(const std::string& voice, const std::string& text, const std::string& out) {
   const std::string raw = out + ".tts.wav";
   return run("espeak-ng -v " + voice + " -w '" + raw + "' \"" + text + "\"") &&
-         run("sox '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
+         run("sox -R '" + raw + "' -r 16000 -c 1 -b 16 '" + out + "'");
 }
 
 inline bool silence(double seconds, const std::string& out) {
   return run("sox -n -r 16000 -c 1 -b 16 '" + out + "' trim 0 " + std::to_string(seconds));
 }
 
-// Concatenates 16 kHz mono WAVs.
+// Concatenates 16 kHz mono WAVs. -R everywhere here: sox dithers with a random seed otherwise, and a request near
+// the recognizer's noise limit then flips between runs (ClosedLoop.InLightNoise failed once in CI that way).
 inline bool concat(const std::vector<std::string>& parts, const std::string& out) {
-  std::string cmd = "sox";
+  std::string cmd = "sox -R";
   for (const auto& p : parts) cmd += " '" + p + "'";
   return run(cmd + " '" + out + "'");
 }
