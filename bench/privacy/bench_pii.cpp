@@ -38,6 +38,11 @@ struct Counts {
   // Private mode: gold values that do not leave (the request stays local for a local-only span or suspicion, or
   // a span of any type covers the value), and lines without local-only values kept local all the same.
   std::map<std::string, int> protectedValues;
+  // Gold values no span of their type overlaps, by what happened to them: another type's span overlaps them
+  // ("as ACCOUNT_NUMBER"), none while the model suspects the type somewhere in the line ("suspected in line"), or
+  // nothing ("missed"). Aggregates only, so the
+  // evaluation set's misses can be understood without reading its lines.
+  std::map<std::string, std::map<std::string, int>> misses;
   int cleanLines = 0, cleanKeptLocal = 0;
   double precision(const std::string& t) const { return ratio(get(tp, t), get(tp, t) + get(fp, t)); }
   double recall(const std::string& t) const { return ratio(get(tp, t), get(gold, t)); }
@@ -88,11 +93,22 @@ Counts score(const privacy::PiiClassifier& c, const std::vector<privacy::test::E
     for (const auto& s : g) {
       k.gold[s.type]++;
       if (!q.count(s)) k.fn[s.type]++;
+      bool hit = false;
+      std::string other;
       for (const auto& b : q) {
-        if (b.type == s.type && s.start < b.end && b.start < s.end) {
-          k.covered[s.type]++;
-          break;
+        if (s.start < b.end && b.start < s.end) {
+          if (b.type == s.type) hit = true;
+          else other = b.type;
         }
+      }
+      if (hit) {
+        k.covered[s.type]++;
+      } else {
+        bool suspected = false;
+        for (std::size_t t = 0; t < privacy::kPiiTypeCount; ++t) {
+          suspected |= (buf.suspected() & (1u << t)) != 0 && s.type == privacy::piiTypeName(static_cast<privacy::PiiType>(t));
+        }
+        k.misses[s.type][!other.empty() ? "as " + other : suspected ? "suspected in line" : "missed"]++;
       }
     }
   }
@@ -185,6 +201,12 @@ int main(int argc, char** argv) {
     std::printf("%-16s %5d | F1 %.4f%27s | F1 %.4f\n", "OVERALL", b.sum(b.gold), r.overallF1(), "", b.overallF1());
     std::printf("lines without local-only values kept local in private mode: rules %d of %d, +model %d of %d\n",
                 r.cleanKeptLocal, r.cleanLines, b.cleanKeptLocal, b.cleanLines);
+    std::printf("values no span of their type overlaps (+model), by what overlapped them instead:\n");
+    for (const auto& [t, m] : b.misses) {
+      std::printf("  %-16s", t.c_str());
+      for (const auto& [what, n] : m) std::printf(" %s %d;", what.c_str(), n);
+      std::printf("\n");
+    }
     if (f == 0) {
       first = b;
       firstData = data;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Cue-led recognizers: dates of birth, account/customer/policy numbers, PINs, codes and passwords.
+#include <algorithm>
+
 #include "engine/privacy/pii_numbers.h"
 #include "engine/privacy/pii_recognizers.h"
 
@@ -264,13 +266,43 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
+// A code said as digits from s: typed groups ("4471", "1 4 7 0") or a spoken run; the end, or s when none.
+std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
+  std::size_t e = s;
+  if (s >= u.n) return s;
+  if (u.tok[s].hasDigit) {
+    std::size_t digits = 0;
+    while (e < u.n && u.tok[e].allDigits && (e == s || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
+      digits += u.raw(e).size();
+      ++e;
+    }
+    return digits < 3 ? s : e;  // "press 1 for the front desk"
+  }
+  if (u.isNum(s)) {
+    NumberRun run;
+    readRun(u, s, u.n, run);
+    if (run.anyThousand || run.len < 3) return s;
+    e = run.t1;
+  }
+  return e;
+}
+
 // ---- PINs, codes, passwords ----
 bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept {
   return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
                             "locker", "keypad", "building", "unlock", "lockbox", "front", "back", "bike", "phone",
                             "verification", "login", "atm", "card", "doorbell", "mailbox", "shed", "storage",
                             "padlock", "lockbox", "vault", "intercom", "apartment", "flat", "house", "office",
-                            "factor", "2fa", "authentication", "auth", "one-time", "otp", "lockers"});
+                            "factor", "2fa", "authentication", "auth", "one-time", "otp", "lockers", "secret",
+                            "master", "panel", "keysafe", "keybox", "tablet", "laptop", "router", "wallet"});
+}
+
+// The words a code's qualifier may be when the code names no secret, whatever it is for: "the zip code".
+bool nonSecretCodeWord(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"zip", "postal", "post", "postcode", "area", "country", "promo", "discount", "coupon",
+                            "error", "sort", "dress", "source", "bar", "qr", "tracking", "voucher", "referral",
+                            "gift", "product", "color", "colour", "status", "exit", "tax", "billing", "diagnostic",
+                            "fault", "reason"});
 }
 
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
@@ -283,6 +315,8 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
   if (w == "pass" && u.tok[i].colonAfter) return true;
+  // "username bob pass hunter two": a login's pass.
+  if (w == "pass" && u.anyOf(i > 5 ? i - 5 : 0, i, {"username", "user", "login", "email", "id"})) return true;
   if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
   // Split as a recognizer hears them: "pass word", "pass code", "p i n".
   if ((w == "word" || w == "phrase" || w == "code") && i > 0 && u.is(i - 1, "pass")) return true;
@@ -298,19 +332,27 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   if (w == "key" && u.tok[i].colonAfter && u.anyOf(i > 4 ? i - 4 : 0, i, {"wifi", "wi-fi", "network", "ssid"})) {
     return true;
   }
+  // "the wifi is called starlight and the key is moonbeam twenty".
+  if (w == "key" && u.anyOf(i + 1, i + 2, {"is", "was", "it's"}) &&
+      u.anyOf(i > 8 ? i - 8 : 0, i, {"wifi", "wi-fi", "network", "router", "ssid", "hotspot"})) {
+    return true;
+  }
   if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"}) ||
                      (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && u.anyOf(i + 2, i + 5, {"wifi", "wi-fi", "network", "router"})))) {
     return true;
   }
   // "my bike lock is 1175": a lock's value is its combination.
   if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"is", "was", "it's", "combination", "combo"})) return true;
+  // "the child lock on the tv is 0 0 0 0": a lock described, then a number (not "the lock on the door is broken").
+  if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"on", "for"})) {
+    for (std::size_t k = i + 2; k < u.n && k < i + 6; ++k) {
+      if (!u.anyOf(k, k + 1, {"is", "was", "it's"})) continue;
+      return k + 1 < u.n && (u.isNum(k + 1) || u.tok[k + 1].hasDigit) && !u.is(k + 1, "oh");
+    }
+  }
   if (w == "code") {
     // A code that names no secret, whatever it is for: "the zip code for the office".
-    if (u.anyOf(i - 1, i, {"zip", "postal", "post", "postcode", "area", "country", "promo", "discount", "coupon",
-                           "error", "sort", "dress", "source", "bar", "qr", "tracking", "voucher", "referral",
-                           "gift", "product", "color", "colour"})) {
-      return false;
-    }
+    if (i > 0 && nonSecretCodeWord(u, i - 1)) return false;
     // Door, gate, alarm codes are secrets; zip, area, error, promo codes are not. The thing may come before
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
@@ -344,7 +386,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!secretCue(u, i)) continue;
     // The secret's hint, reset or rules are not the secret: "password hint: dog's name".
-    if (u.anyOf(i + 1, i + 2, {"hint", "hints", "reset", "manager", "requirements", "rules", "policy", "strength"})) {
+    if (u.anyOf(i + 1, i + 2, {"hint", "hints", "reset", "manager", "requirements", "rules", "policy", "strength",
+                               "pad", "pads", "screen", "prompt", "machine", "reader", "terminal", "entry"})) {
       continue;
     }
     std::size_t s = i + 1;
@@ -353,10 +396,11 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     for (std::size_t k = 0; k < 8 && s < u.n && !sawIs; ++k) {
       // "to" gives the value after a change ("change my pin to X"), not a purpose ("the code to get in is X").
       const bool toValue = (u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
-                                              u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "set", "reset",
+                                              u.anyOf(i > 5 ? i - 5 : 0, i, {"change", "changed", "set", "reset",
                                                                              "update", "updated", "switch"}))) ||
                            // "change my pin from 1234 to 9087": the old value, the new one read after it.
-                           (u.is(s, "from") && u.anyOf(i > 3 ? i - 3 : 0, i, {"change", "changed", "changing",
+                           // The change may be said after the cue: "the alarm code changed from 1234 to 9876".
+                           (u.is(s, "from") && u.anyOf(i > 3 ? i - 3 : 0, s, {"change", "changed", "changing",
                                                                               "switch", "update", "updated"}));
       if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–"}) || toValue ||
           u.tok[s].colonAfter ||
@@ -377,8 +421,49 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       if ((u.isNum(s) && !(u.is(s, "oh") && !u.isNum(s + 1))) || u.tok[s].hasDigit) break;
       ++s;
     }
-    if (!sawIs) s = i + 1;
+    // What it is for, then the value without a verb: "password for the kids tablet dinosaur7", "wpa key for the
+    // upstairs network k7x9m2p4q8", "the code for the side gate 2 6 0 4". Not another thing's number ("the pin
+    // for card 4471 is ...") nor one a verb names later.
+    bool described = false;
+    if (!sawIs && s > i + 2 && s < u.n && u.anyOf(i + 1, i + 2, {"for", "on", "of"}) &&
+        !u.anyOf(s - 1, s, {"card", "account", "acct", "room", "flight", "unit", "apartment", "number", "no",
+                            "ending", "ends", "suite", "bus", "route", "channel", "version", "model", "floor",
+                            "platform", "seat", "table", "order", "ticket"}) &&
+        !u.anyOf(s + 1, s + 4, {"is", "was", "it's", "are"})) {
+      const std::size_t e = codeDigitsFrom(u, s);
+      bool shaped = false;
+      if (u.tok[s].hasDigit && !u.tok[s].allDigits && u.raw(s).size() >= 5) {
+        bool letter = false;
+        for (char ch : u.raw(s)) letter |= (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+        shaped = letter;
+      }
+      described = (e > s && (e >= u.n || u.tok[e - 1].stopAfter || u.tok[e - 1].commaAfter || secretStop(u, e))) ||
+                  (shaped && (s + 1 >= u.n || u.tok[s].stopAfter || u.tok[s].commaAfter || secretStop(u, s + 1)));
+    }
+    if (!sawIs && !described) s = i + 1;
+    // A login's fields are said as label and value: "username bob pass hunter two".
+    if (!sawIs && !described && u.stem(i) == "pass") sawIs = true;
+    // Kept as said, the value straight after the cue: "remember my netflix password popcorn time", "save my pin
+    // 4 4 7 1", "write down my passphrase purple monkey dishwasher".
+    if (!sawIs && !described && s < u.n &&
+        u.anyOf(i > 4 ? i - 4 : 0, i, {"remember", "save", "store", "note", "write", "memorize", "memorise", "keep",
+                                       "record", "add", "made", "picked", "chose", "chosen", "gave", "given"}) &&
+        !u.anyOf(i > 4 ? i - 4 : 0, i, {"to", "change", "reset", "update", "forgot", "forget", "if"}) &&
+        !u.has(s, lex::function) &&
+        !u.anyOf(s, s + 1, {"please", "thanks", "okay", "ok", "now", "again", "tomorrow", "later", "today", "tonight",
+                            "soon", "somewhere", "safely", "securely", "safe", "secure", "down", "too", "also"})) {
+      sawIs = true;
+    }
     if (s >= u.n) continue;
+    // The same as another secret, said after: "the pin is the same as my old one 3 3 0 9"; without one, no value.
+    if (sawIs && (u.is(s, "same") || (u.is(s, "the") && u.is(s + 1, "same")))) {
+      std::size_t v = 0;
+      for (std::size_t k = s + 1; k < u.n && k < s + 9 && v == 0; ++k) {
+        if (u.tok[k].hasDigit || (u.isNum(k) && codeDigitsFrom(u, k) > k)) v = k;
+      }
+      if (v == 0) continue;
+      s = v;
+    }
     // "it's still orange juice 44": the adverb is no part of the value.
     if (sawIs && s + 1 < u.n && u.anyOf(s, s + 1, {"still", "now", "currently", "just", "actually", "always",
                                                    "probably", "literally", "simply"})) {
@@ -425,7 +510,9 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       if (p - s < 3) continue;
     }
     std::size_t e = 0;
-    if (!u.spoken || u.tok[s].hasDigit) {
+    if (described) {
+      e = u.tok[s].allDigits || u.isNum(s) ? codeDigitsFrom(u, s) : s + 1;
+    } else if (!u.spoken || u.tok[s].hasDigit) {
       // Typed secrets are one token ("Dragon2018", "BLUE_maple2020", "09076"); a typed PIN may be grouped.
       if (!sawIs && !u.tok[s].hasDigit) continue;
       e = s + 1;
@@ -458,7 +545,9 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
         if (!u.anyOf(k, k + 1, {"it's", "its", "is", "to"}) || k + 1 >= u.n) continue;
         const std::size_t v = k + 1;
         std::size_t ve = 0;
-        if (u.tok[v].hasDigit) {
+        if (u.tok[v].allDigits) {
+          ve = std::max(codeDigitsFrom(u, v), v + 1);  // "... to 9 8 7 6"
+        } else if (u.tok[v].hasDigit) {
           ve = v + 1;
         } else if (u.isNum(v)) {
           NumberRun run;
@@ -475,27 +564,6 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
-// A code said as digits from s: typed groups ("4471", "1 4 7 0") or a spoken run; the end, or s when none.
-std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
-  std::size_t e = s;
-  if (s >= u.n) return s;
-  if (u.tok[s].hasDigit) {
-    std::size_t digits = 0;
-    while (e < u.n && u.tok[e].allDigits && (e == s || (!u.tok[e - 1].commaAfter && !u.tok[e - 1].stopAfter))) {
-      digits += u.raw(e).size();
-      ++e;
-    }
-    return digits < 3 ? s : e;  // "press 1 for the front desk"
-  }
-  if (u.isNum(s)) {
-    NumberRun run;
-    readRun(u, s, u.n, run);
-    if (run.anyThousand || run.len < 3) return s;
-    e = run.t1;
-  }
-  return e;
-}
-
 // "use 4471 for the keypad", "punch in 1 9 8 4 at the gate": a number entered on a lock is its code.
 void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i + 3 < u.n; ++i) {
@@ -509,12 +577,18 @@ void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
     if (e <= s) continue;
     // "... for the keypad", "... into the keypad", or what it was entered on said after: "i typed 8 8 2 3 but the
     // pin pad beeped".
-    bool named = u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"}) && secretThing(u, e + 1, e + 4);
+    bool named = (u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"}) && secretThing(u, e + 1, e + 4)) ||
+                 // "use 4471 to get in", "enter 1 9 8 4 to open up".
+                 (u.is(e, "to") && u.anyOf(e + 1, e + 2, {"get", "open", "unlock", "disarm", "enter", "come"}));
+    // "i typed 2 4 1 1 but the door wouldn't open": a door entered on, said after, once the number is no count.
     for (std::size_t k = e; k < u.n && k < e + 5 && !named; ++k) {
       named = !u.anyOf(i, i + 1, {"use", "dial", "press", "key", "type", "enter"}) &&
-              (secretCue(u, k) || u.anyOf(k, k + 1, {"keypad", "lock", "padlock", "lockbox", "safe"}));
+              (secretCue(u, k) || u.anyOf(k, k + 1, {"keypad", "lock", "padlock", "lockbox", "safe", "keysafe", "door",
+                                                     "gate", "garage", "alarm"}));
     }
-    if (!named) continue;
+    if (!named || u.has(e, lex::unit) || u.anyOf(e, e + 1, {"times", "tries", "attempts", "minutes", "seconds"})) {
+      continue;
+    }
     c.add(s, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
   }
@@ -563,19 +637,56 @@ void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
     c.add(i + 1, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
   }
-  // What a lock opens with: "my phone unlocks with 1 4 7 0", "i open the lockbox with 3579".
+  // What a lock opens with, or takes: "my phone unlocks with 1 4 7 0", "i open the lockbox with 3579", "the
+  // keypad on the shed takes 2 5 8 0" (not "the alarm takes 30 seconds").
   for (std::size_t i = 1; i + 1 < u.n; ++i) {
-    if (!u.anyOf(i, i + 1, {"with", "using"})) continue;
+    const bool takes = u.anyOf(i, i + 1, {"takes", "needs", "accepts", "wants", "requires", "uses"});
+    if (!takes && !u.anyOf(i, i + 1, {"with", "using"})) continue;
     const std::size_t from = i > 5 ? i - 5 : 0;
-    if (!u.anyOf(from, i, {"unlock", "unlocks", "unlocked", "open", "opens", "opened", "disarm", "disarms",
-                           "disarmed"}) ||
+    if ((!takes && !u.anyOf(from, i, {"unlock", "unlocks", "unlocked", "open", "opens", "opened", "disarm",
+                                      "disarms", "disarmed"})) ||
         !secretThing(u, from, i)) {
       continue;
     }
     const std::size_t e = codeDigitsFrom(u, i + 1);
-    if (e <= i + 1) continue;
+    if (e <= i + 1 || u.has(e, lex::unit) ||
+        u.anyOf(e, e + 1, {"times", "tries", "attempts", "minutes", "seconds", "hours", "days", "batteries",
+                           "volts", "digits", "characters"})) {
+      continue;
+    }
     c.add(i + 1, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
+  }
+}
+
+// A code, then what it is for: "oh yes 5 5 3 1 for the bike lock", "4471 for the garage". Four digits at least,
+// not another thing's number ("room 1204 for the ...") nor one a phone or account cue names.
+void findCodesFor(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t s = 0; s + 2 < u.n; ++s) {
+    if (s > 0 && (u.isNum(s - 1) || u.tok[s - 1].hasDigit)) continue;
+    const std::size_t e = codeDigitsFrom(u, s);
+    if (e <= s) continue;
+    std::size_t digits = 0;
+    for (std::size_t k = s; k < e; ++k) digits += u.tok[k].hasDigit ? u.raw(k).size() : 1;
+    std::size_t t = e + 1;
+    if (u.anyOf(t, t + 1, {"the", "my", "our", "his", "her", "their", "mum's", "mom's", "dad's"})) ++t;
+    if (t < u.n && u.anyOf(t, t + 1, {"bike", "front", "back", "side", "storage", "gym", "garden", "main"})) ++t;
+    const bool forLock = digits >= 4 && u.is(e, "for") &&
+                         u.anyOf(t, t + 1, {"lock", "padlock", "lockbox", "keysafe", "keybox", "safe", "keypad", "alarm",
+                                            "garage", "gate", "door", "locker", "shed", "mailbox", "vault"});
+    if (!forLock || (s > 0 && u.anyOf(s - 1, s, {"room", "flight", "unit", "apartment", "suite", "bus", "route",
+                                                 "channel", "table", "order", "ticket", "at", "by", "until", "from",
+                                                 "model", "item", "part", "number", "no", "extension"}))) {
+      s = e - 1;
+      continue;
+    }
+    const PiiType cue = numberCueType(u, s, e);
+    if (cue != PiiType::person && cue != PiiType::pinOrPassword) {
+      s = e - 1;
+      continue;
+    }
+    c.add(s, e, PiiType::pinOrPassword, prio::secret);
+    s = e - 1;
   }
 }
 
@@ -653,10 +764,79 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
+// A password in words, named after it: "blue monkey is my password", "remember golden gate is the password for
+// the router", "i set it to kitty cat as my password". The value runs back from the verb to the start or to an
+// opener ("remember", "okay", "the word", "to"), four words at most; the secret is named last.
+void findWordSecretsNamedAfter(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t k = 1; k + 2 < u.n; ++k) {
+    if (!u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "as"})) continue;
+    std::size_t w = k + 1;
+    if (u.anyOf(w, w + 1, {"my", "the", "our", "his", "her", "their", "your", "mum's", "mom's", "dad's"})) ++w;
+    std::size_t cue = 0;
+    for (std::size_t x = w; x < w + 3 && x < u.n && cue == 0; ++x) {
+      if (secretCue(u, x) && u.stem(x) != "code" && u.stem(x) != "key") cue = x;  // a word is no door's code
+    }
+    if (cue == 0) continue;
+    const std::size_t after = cue + 1;
+    if (!(after >= u.n || u.tok[cue].stopAfter || u.tok[cue].commaAfter ||
+          u.anyOf(after, after + 1, {"for", "now", "too", "then", "please", "okay", "ok", "right", "on", "at"}))) {
+      continue;
+    }
+    std::size_t v = k;
+    while (v > 0 && k - v < 4 && !u.tok[v - 1].commaAfter && !u.tok[v - 1].stopAfter &&
+           (!u.has(v - 1, lex::function) || u.isNum(v - 1)) &&
+           !u.anyOf(v - 1, v, {"remember", "okay", "ok", "so", "note", "well", "um", "uh", "erm", "word", "called",
+                               "named", "like", "what", "which", "this", "that", "it", "there", "here", "who", "how",
+                               "mine", "yours", "one", "thing", "where", "when", "why", "whose", "nothing",
+                               "something", "anything", "everything", "nobody", "somebody", "someone", "everyone",
+                               "hey", "hi", "hello"})) {
+      --v;
+    }
+    if (v == k) continue;
+    // Where it starts: the utterance's start, a pause, or an opener; not inside a phrase ("the problem is ...").
+    const bool opened = v == 0 || u.tok[v - 1].commaAfter || u.tok[v - 1].stopAfter ||
+                        u.anyOf(v - 1, v, {"remember", "okay", "ok", "so", "note", "well", "um", "uh", "erm", "word",
+                                           "called", "named", "to", "like"});
+    bool plain = true;
+    for (std::size_t x = v; x < k && plain; ++x) {
+      plain = !secretCue(u, x) && !secretThing(u, x, x + 1) && !u.tok[x].possessive && u.word(x) != "i";
+    }
+    if (!opened || !plain) continue;
+    c.add(v, k, PiiType::pinOrPassword, prio::secret);
+  }
+}
+
 }  // namespace
 
 bool namesASecret(const Utterance& u, std::size_t i) noexcept {
   return secretCue(u, i) || u.anyOf(i, i + 1, {"keypad", "lockbox", "padlock", "safe"});
+}
+
+PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexcept {
+  for (std::size_t k = t0, back = 0; k > 0 && back < 6; --k, ++back) {
+    const std::size_t w = k - 1;
+    if (u.isNum(w) || u.tok[w].hasDigit) break;
+    if (namesASecret(u, w)) return PiiType::pinOrPassword;
+    if (u.anyOf(w, w + 1, {"phone", "mobile", "cell", "cellphone", "landline", "fax", "whatsapp", "telephone", "tel",
+                           "call", "text", "ring", "reach", "dial", "extension"})) {
+      return PiiType::phone;
+    }
+    if (u.anyOf(w, w + 1, {"account", "acct", "customer", "member", "membership", "policy", "loyalty", "client",
+                           "subscriber", "billing"})) {
+      return PiiType::accountNumber;
+    }
+  }
+  // None before: a secret named just after ("8 8 2 3 is the pin", "i typed 8 8 2 3 but the pin pad beeped").
+  for (std::size_t w = t1; w < u.n && w < t1 + 6; ++w) {
+    if (u.isNum(w) || u.tok[w].hasDigit || u.tok[w - 1].stopAfter || u.tok[w - 1].commaAfter) break;
+    if (namesASecret(u, w)) return PiiType::pinOrPassword;
+    if (u.anyOf(w, w + 1, {"account", "acct", "phone", "mobile", "cell", "number"})) break;
+  }
+  return PiiType::person;  // no cue either way
+}
+
+bool codeNamesNoSecret(const Utterance& u, std::size_t i) noexcept {
+  return i > 0 && u.stem(i) == "code" && nonSecretCodeWord(u, i - 1);
 }
 
 void findContextual(const Utterance& u, Candidates& c) noexcept {
@@ -664,7 +844,9 @@ void findContextual(const Utterance& u, Candidates& c) noexcept {
   findAccounts(u, c);
   findSecrets(u, c);
   findEnteredCodes(u, c);
+  findCodesFor(u, c);
   findNamedAfter(u, c);
+  findWordSecretsNamedAfter(u, c);
 }
 
 }  // namespace sotto::privacy::detail

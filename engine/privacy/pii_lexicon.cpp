@@ -71,7 +71,7 @@ constexpr std::string_view kNotNames =
     "whatsapp facetime skype zoom spotify netflix hulu disney instagram facebook tiktok snapchat youtube telegram "
     "messenger venmo paypal zelle cashapp amazon uber lyft doordash ubereats grubhub instacart gmail outlook hotmail "
     "yahoo dropbox slack teams discord reddit twitter linkedin pinterest airbnb ebay etsy lloyds chase wellsfargo "
-    "fargo amex";
+    "fargo amex bitcoin coinbase keysafe keybox";
 
 constexpr std::string_view kRelations =
     "mom mum mommy mummy mother dad daddy father parents parent son daughter kids kid child children "

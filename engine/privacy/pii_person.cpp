@@ -188,7 +188,8 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       // What is added to a list is a thing unless it is a listed name: "add cough drops to the shopping list",
       // "add mike to the guest list".
       const bool toList = u.is(i, "add") && u.anyOf(s, s + 7, {"list", "cart", "basket", "order", "playlist", "queue",
-                                                                "calendar", "shopping", "groceries"});
+                                                                "calendar", "shopping", "groceries", "lock",
+                                                                "keypad", "code", "alarm"});
       slot = publicFrame || toList ? Slot::weak : Slot::strong;
     } else if (u.anyOf(i, i + 1, {"payment", "money", "transfer"}) && u.is(i + 1, "to")) {
       s = i + 2;

@@ -31,6 +31,13 @@ bool generalQuestion(const Utterance& u) noexcept;
 bool personalAnchor(const Utterance& u, const Candidates& c) noexcept;
 // The word at i names a secret: a PIN or password cue ("pin", "passcode", "the door code") or a keypad or lock.
 bool namesASecret(const Utterance& u, std::size_t i) noexcept;
+// The type the nearest cue before the value at words [t0, t1) names, up to six words back and not past another
+// number: PHONE ("my account phone number is ..."), ACCOUNT_NUMBER ("the account i use for rent is ..."),
+// PIN_OR_PASSWORD ("the keypad one is ..."; with no cue before, a secret named in the six words after, "8 8 2 3 is
+// the pin"), or PERSON when no cue names any (PERSON stands for "none" here).
+PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexcept;
+// The word at i is a code that names no secret: "zip code", "error code", "promo code".
+bool codeNamesNoSecret(const Utterance& u, std::size_t i) noexcept;
 // Health may be said here: about a person (or in a form, a chart, a dose) and not a question about the world or
 // a request for a show ("play episode 51 of bluey").
 bool healthContext(const Utterance& u, const Candidates& c) noexcept;

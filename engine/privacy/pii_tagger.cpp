@@ -238,29 +238,6 @@ bool numbersAThing(const Utterance& u, std::size_t t0) noexcept {
   return thing;
 }
 
-PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexcept {
-  for (std::size_t k = t0, back = 0; k > 0 && back < 6; --k, ++back) {
-    const std::size_t w = k - 1;
-    if (u.isNum(w) || u.tok[w].hasDigit) break;
-    if (namesASecret(u, w)) return PiiType::pinOrPassword;
-    if (u.anyOf(w, w + 1, {"phone", "mobile", "cell", "cellphone", "landline", "fax", "whatsapp", "telephone", "tel",
-                           "call", "text", "ring", "reach", "dial", "extension"})) {
-      return PiiType::phone;
-    }
-    if (u.anyOf(w, w + 1, {"account", "acct", "customer", "member", "membership", "policy", "loyalty", "client",
-                           "subscriber", "billing"})) {
-      return PiiType::accountNumber;
-    }
-  }
-  // None before: a secret named just after ("8 8 2 3 is the pin", "i typed 8 8 2 3 but the pin pad beeped").
-  for (std::size_t w = t1; w < u.n && w < t1 + 6; ++w) {
-    if (u.isNum(w) || u.tok[w].hasDigit || u.tok[w - 1].stopAfter || u.tok[w - 1].commaAfter) break;
-    if (namesASecret(u, w)) return PiiType::pinOrPassword;
-    if (u.anyOf(w, w + 1, {"account", "acct", "phone", "mobile", "cell", "number"})) break;
-  }
-  return PiiType::person;  // no cue either way
-}
-
 void settleNumberTypes(const Utterance& u, Candidates& c) noexcept {
   // An account or phone shape that numbers a thing ("the ticket number is 55018832", "the meeting id is 884 2291
   // 4471") is no personal value, whether a rule or the model found it; checksummed formats are never dropped.
@@ -272,6 +249,16 @@ void settleNumberTypes(const Utterance& u, Candidates& c) noexcept {
     Candidate x = c.c[k];
     const bool numberType = x.type == PiiType::accountNumber || x.type == PiiType::phone;
     if (numberType && x.priority < prio::exact && numbersAThing(u, x.t0)) continue;
+    // The model's code after a code that is no secret: "my zip code is nine oh two one oh", "error code 404".
+    if (x.type == PiiType::pinOrPassword && x.priority == prio::model) {
+      bool noSecret = false;
+      for (std::size_t w = x.t0 > 3 ? x.t0 - 3 : 0; w < x.t0 && !noSecret; ++w) noSecret = codeNamesNoSecret(u, w);
+      // Nor is a secret's length: "set a [four digit] pin", "it must be [eight] characters".
+      for (std::size_t w = x.t0; w <= x.t1 && w < u.n && !noSecret; ++w) {
+        noSecret = u.anyOf(w, w + 1, {"digit", "digits", "characters", "character", "letters", "chars"});
+      }
+      if (noSecret) continue;
+    }
     if ((numberType || x.type == PiiType::ssn || x.type == PiiType::creditCard) && x.priority == prio::model) {
       bool digits = false;
       for (std::size_t w = x.t0; w < x.t1 && !digits; ++w) digits = u.isNum(w) || u.tok[w].hasDigit;
@@ -447,6 +434,9 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
   close(u.n);
   spans = joinNumberRuns(u, q, std::min(u.n, kRetypeWords), s0, s1, st, spans);
   shapeModelSpans(u, q, std::min(u.n, kRetypeWords), s0, s1, st, spans);
+  // Shaping grows number spans to whole runs, so spans split by a doubtful word inside one run now touch: one value
+  // ("child lock ... is [zero zero] [zero zero]").
+  spans = joinNumberRuns(u, q, std::min(u.n, kRetypeWords), s0, s1, st, spans);
   // Where a model span touches a cue-based rule's span of its type, the rule's span takes in the model's words:
   // the rules found "Rasmussen's", the model "Hollis" as well; one person, one span.
   const std::size_t rules = c.n;
@@ -506,7 +496,7 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
     if (q[w][health] < model.suspectThreshold(PiiType::health) || u.tok[w].lex != 0 || u.tok[w].english ||
         u.tok[w].hasDigit || u.isNum(w) || u.stem(w).size() < 5 || c.covered(w, w + 1) ||
         u.anyOf(w + 1, w + 2, {"savings", "checking", "current", "bank", "account", "credit", "card", "insurance",
-                               "mortgage", "loan", "pension", "isa", "app", "website", "store", "shop", "password",
+                               "mortgage", "loan", "pension", "isa", "app", "website", "store", "shop", "password", "wallet",
                                "passcode", "pin", "login", "username", "subscription", "premium", "playlist"}) ||
         (w > 0 && u.anyOf(w - 1, w, {"called", "named"}))) {  // a brand or a network: "my spotify password"
       continue;

@@ -44,11 +44,6 @@ bool namesARuleValue(const Utterance& u, const Candidates& c, std::size_t rules,
 // ticket number is [55018832]", "the meeting id is [884 2291 4471]". Account and phone spans there, the rules' or
 // the model's, are dropped (an exact format, such as a card's checksum, still stands).
 bool numbersAThing(const Utterance& u, std::size_t t0) noexcept;
-// The type the nearest cue before the value at words [t0, t1) names, up to six words back and not past another
-// number: PHONE ("my account phone number is ..."), ACCOUNT_NUMBER ("the account i use for rent is ..."),
-// PIN_OR_PASSWORD ("the keypad one is ..."; with no cue before, a secret named in the six words after, "8 8 2 3 is
-// the pin"), or PERSON when no cue names any (PERSON stands for "none" here).
-PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexcept;
 // Settles the number types among all candidates (rules' and model's) before overlaps are resolved: drops account
 // and phone values that number a thing, and the model's number-type spans without a digit or number word; retypes
 // phone <-> account by the nearest cue. Checksummed formats (priority exact and above) are left alone.

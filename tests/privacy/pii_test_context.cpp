@@ -160,6 +160,55 @@ TEST(PiiSecret, SecretOnly) {
   EXPECT_EQ(found("the tax account pin is 2 0 1 9 3"), (Spans{"PIN_OR_PASSWORD=2 0 1 9 3"}));
 }
 
+TEST(PiiSecret, DescribedTakenEnteredAndNamedAfter) {
+  // What it is for, then the value without a verb; a lock described before its number.
+  EXPECT_EQ(found("password for the kids tablet dinosaur7"), (Spans{"PIN_OR_PASSWORD=dinosaur7"}));
+  EXPECT_EQ(found("wpa key for the upstairs network k7x9m2p4q8"), (Spans{"PIN_OR_PASSWORD=k7x9m2p4q8"}));
+  EXPECT_EQ(found("the code for the side gate 2 6 0 4"), (Spans{"PIN_OR_PASSWORD=2 6 0 4"}));
+  EXPECT_TRUE(found("the pin for card 4471 is on the letter").empty());
+  EXPECT_EQ(found("the child lock on the tv is zero zero zero zero"),
+            (Spans{"PIN_OR_PASSWORD=zero zero zero zero"}));
+  EXPECT_TRUE(found("the lock on the door is broken").empty());
+  EXPECT_EQ(found("the code for the keysafe outside mum's house is 2 6 0 4"), (Spans{"PIN_OR_PASSWORD=2 6 0 4"}));
+  EXPECT_EQ(found("the secret code for the treehouse is banana"), (Spans{"PIN_OR_PASSWORD=banana"}));
+  EXPECT_EQ(found("alarm panel master code 5 9 1 3 0 0"), (Spans{"PIN_OR_PASSWORD=5 9 1 3 0 0"}));
+  // The value before what it opens; what a lock takes; entered, then the door named.
+  EXPECT_EQ(found("what was it again oh yes 5 5 3 1 for the bike lock"), (Spans{"PIN_OR_PASSWORD=5 5 3 1"}));
+  EXPECT_TRUE(found("i booked room 1204 for the door installer").empty());
+  EXPECT_EQ(found("the keypad on the shed takes 2 5 8 0"), (Spans{"PIN_OR_PASSWORD=2 5 8 0"}));
+  EXPECT_TRUE(found("the alarm takes 30 seconds to arm").empty());
+  EXPECT_EQ(found("i typed 2 4 1 1 but the door wouldn't open"), (Spans{"PIN_OR_PASSWORD=2 4 1 1"}));
+  EXPECT_TRUE(found("i tried 1000 times but the door wouldn't open").empty());
+  EXPECT_EQ(found("use 4471 to get in"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  // The change said after the cue; the same as another secret; a code's pad is no value.
+  EXPECT_EQ(found("tell my wife the alarm code changed from 1 2 3 4 to 9 8 7 6"),
+            (Spans{"PIN_OR_PASSWORD=1 2 3 4", "PIN_OR_PASSWORD=9 8 7 6"}));
+  EXPECT_EQ(found("the pin is the same as my old one 3 3 0 9"), (Spans{"PIN_OR_PASSWORD=3 3 0 9"}));
+  EXPECT_TRUE(found("the pin is the same as before").empty());
+  EXPECT_TRUE(found("the pin pad at the store is broken").empty());
+  EXPECT_EQ(found("set the guest network password to happy camper nineteen"),
+            (Spans{"PIN_OR_PASSWORD=happy camper nineteen"}));
+  // Kept as said: the value straight after the cue, not a time or a manner.
+  EXPECT_EQ(found("remember my netflix password popcorn time"), (Spans{"PIN_OR_PASSWORD=popcorn time"}));
+  EXPECT_TRUE(found("remember to change my password tomorrow").empty());
+  EXPECT_TRUE(found("store my password securely").empty());
+  // A login's fields; a wifi's key after its name.
+  EXPECT_EQ(found("username bob pass hunter two"), (Spans{"PIN_OR_PASSWORD=hunter two"}));
+  EXPECT_EQ(found("the wifi is called starlight and the key is moonbeam twenty"),
+            (Spans{"PIN_OR_PASSWORD=moonbeam twenty"}));
+  // A password in words, named after it; not a question, a pronoun or a phrase's noun.
+  EXPECT_EQ(found("blue monkey is my password"), (Spans{"PIN_OR_PASSWORD=blue monkey"}));
+  EXPECT_EQ(found("the word marmalade is my password"), (Spans{"PIN_OR_PASSWORD=marmalade"}));
+  EXPECT_EQ(found("i set it to kitty cat as my password"), (Spans{"PIN_OR_PASSWORD=kitty cat"}));
+  EXPECT_TRUE(found("where is my pin").empty());
+  EXPECT_TRUE(found("this is my password").empty());
+  EXPECT_TRUE(found("the problem is my password").empty());
+  EXPECT_TRUE(found("tomorrow is my password reset").empty());
+  // Codes that name no secret.
+  EXPECT_TRUE(found("my zip code is nine oh two one oh").empty());
+  EXPECT_TRUE(found("error code four oh four on the website").empty());
+}
+
 TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("my wife was just diagnosed with multiple sclerosis"), (Spans{"HEALTH=multiple sclerosis"}));
   EXPECT_EQ(found("i'm on adderall for my a d h d"), (Spans{"HEALTH=adderall", "HEALTH=a d h d"}));

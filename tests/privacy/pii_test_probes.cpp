@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/privacy/pii_lexicon.h"
+#include "engine/privacy/pii_recognizers.h"
 #include "engine/privacy/pii_tagger.h"
 #include "engine/privacy/pii_secrets.h"
 #include "engine/privacy/policy.h"
