@@ -40,8 +40,7 @@ struct Counts {
   std::map<std::string, int> protectedValues;
   // Gold values no span of their type overlaps, by what happened to them: another type's span overlaps them
   // ("as ACCOUNT_NUMBER"), none while the model suspects the type somewhere in the line ("suspected in line"), or
-  // nothing ("missed"). Aggregates only, so the
-  // evaluation set's misses can be understood without reading its lines.
+  // nothing ("missed"). Aggregates only, so the evaluation set's misses can be understood without reading its lines.
   std::map<std::string, std::map<std::string, int>> misses;
   int cleanLines = 0, cleanKeptLocal = 0;
   double precision(const std::string& t) const { return ratio(get(tp, t), get(tp, t) + get(fp, t)); }

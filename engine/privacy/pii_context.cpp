@@ -294,7 +294,8 @@ bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept 
                             "verification", "login", "atm", "card", "doorbell", "mailbox", "shed", "storage",
                             "padlock", "lockbox", "vault", "intercom", "apartment", "flat", "house", "office",
                             "factor", "2fa", "authentication", "auth", "one-time", "otp", "lockers", "secret",
-                            "master", "panel", "keysafe", "keybox", "tablet", "laptop", "router", "wallet"});
+                            "master", "panel", "keysafe", "keybox", "tablet", "laptop", "router", "wallet",
+                            "elevator", "lift", "buzzer", "disarm", "arming", "disarming"});
 }
 
 // The words a code's qualifier may be when the code names no secret, whatever it is for: "the zip code".
@@ -309,7 +310,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb); "PIN#8812" is "pin".
   std::string_view w = u.stem(i);
   if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
-  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw",
+  for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw", "p/w",
                                "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc"}) {
     if (w == cue) return true;
   }
@@ -317,6 +318,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   if (w == "pass" && u.tok[i].colonAfter) return true;
   // "username bob pass hunter two": a login's pass.
   if (w == "pass" && u.anyOf(i > 5 ? i - 5 : 0, i, {"username", "user", "login", "email", "id"})) return true;
+  if (w == "pass" && u.anyOf(i > 2 ? i - 2 : 0, i, {"wifi", "wi-fi", "network", "router", "hotspot"})) return true;
   if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
   // Split as a recognizer hears them: "pass word", "pass code", "p i n".
   if ((w == "word" || w == "phrase" || w == "code") && i > 0 && u.is(i - 1, "pass")) return true;
@@ -357,12 +359,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     // ("the door code") or after ("the code for the front door").
     if (secretThing(u, i > 2 ? i - 2 : 0, i)) return true;
     if (i > 1 && u.is(i - 2, "log") && u.is(i - 1, "in")) return true;  // "the log in code"
+    if (i > 0 && u.is(i - 1, "pin")) return true;                       // "pin code sunny days"
     if (u.is(i - 2, "one") && u.is(i - 1, "time")) return true;  // "the one time code is 384 221"
     // "my code's two double five nine", "the code is 4 4 2 1": a code given as a number is one to open
     // something, unless the sentence says it is another kind ("the confirmation code is 4471 for the hotel").
+    // "the code should be 4471", "our code will be ...": a modal before "be".
+    const bool modal = u.anyOf(i + 1, i + 2, {"should", "will", "would", "might", "must", "could", "may"}) &&
+                       u.is(i + 2, "be");
     if ((i == 0 || u.anyOf(i - 1, i, {"my", "the", "our", "your"})) &&
-        (u.tok[i].possessive || u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"is", "was"}))) {
-      const std::size_t v = u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : i + 2;
+        (u.tok[i].possessive || u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"is", "was"}) || modal)) {
+      const std::size_t v = u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : modal ? i + 3 : i + 2;
       if (v < u.n && (u.isNum(v) || u.tok[v].allDigits) &&
           !u.anyOf(0, u.n, {"zip", "postal", "postcode", "area", "country", "promo", "discount", "coupon", "error",
                             "sort", "tracking", "voucher", "referral", "gift", "product", "confirmation", "booking",
@@ -402,7 +408,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                            // The change may be said after the cue: "the alarm code changed from 1234 to 9876".
                            (u.is(s, "from") && u.anyOf(i > 3 ? i - 3 : 0, s, {"change", "changed", "changing",
                                                                               "switch", "update", "updated"}));
-      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–"}) || toValue ||
+      if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–", "equals"}) ||
+          toValue ||
           u.tok[s].colonAfter ||
           (u.tok[s].possessive &&  // "my pin number's 4 4 1 2", not "the pin for grandma's phone"
            (u.stem(s) == "number" || u.stem(s) == "code" || u.stem(s) == "word" || u.stem(s) == "phrase" ||
@@ -441,17 +448,50 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                   (shaped && (s + 1 >= u.n || u.tok[s].stopAfter || u.tok[s].commaAfter || secretStop(u, s + 1)));
     }
     if (!sawIs && !described) s = i + 1;
+    // "pin number 4471": the cue's noun is no value.
+    if (!sawIs && !described && u.anyOf(s, s + 1, {"number", "no", "code"}) && s + 1 < u.n &&
+        (u.isNum(s + 1) || u.tok[s + 1].hasDigit)) {
+      ++s;
+    }
     // A login's fields are said as label and value: "username bob pass hunter two".
     if (!sawIs && !described && u.stem(i) == "pass") sawIs = true;
+    // A label that opens the utterance, its value to the end: "wifi password sunny days", "garage code blue
+    // forty". Words only, four at most, none a request about the secret ("wifi password not working").
+    if (!sawIs && !described && s + 1 <= u.n && u.n - s <= 4 && s < u.n) {
+      bool label = !(i == 0 && u.stem(i) == "pin");  // "pin chat": the verb
+      if (i == 0 && u.stem(i) == "pin" && u.tok[i].colonAfter) label = true;
+      for (std::size_t k = 0; k < i && label; ++k) {
+        label = secretThing(u, k, k + 1) || secretCue(u, k) ||
+                u.anyOf(k, k + 1, {"my", "the", "our", "wifi", "wi-fi", "guest", "home", "network", "email", "new"});
+      }
+      for (std::size_t k = s; k < u.n && label; ++k) {
+        label = (!u.has(k, lex::function) || u.isNum(k)) &&
+                !u.anyOf(k, k + 1, {"change", "changed", "reset", "update", "help", "recovery", "forgot", "lost",
+                                    "expired", "expiring", "broken", "wrong", "not", "keeps", "stopped", "needed",
+                                    "required", "settings", "options", "menu", "screen", "page", "app", "please",
+                                    "again", "required", "requirements", "manager", "hint", "length", "rules",
+                                    "missing", "incorrect", "invalid", "locked", "blocked", "reminder", "entry",
+                                    "generator", "checker", "ideas", "idea", "game", "protected", "protection",
+                                    "strength", "lookup", "list", "examples", "example", "tips", "tip", "policy",
+                                    "field", "box", "prompt", "sharing", "share", "qr"});
+      }
+      sawIs = label;
+    }
     // Kept as said, the value straight after the cue: "remember my netflix password popcorn time", "save my pin
     // 4 4 7 1", "write down my passphrase purple monkey dishwasher".
     if (!sawIs && !described && s < u.n &&
+        // ... or given, entered or sent: "sign in with password sunny days", "text sam the door code sunny days".
         u.anyOf(i > 4 ? i - 4 : 0, i, {"remember", "save", "store", "note", "write", "memorize", "memorise", "keep",
-                                       "record", "add", "made", "picked", "chose", "chosen", "gave", "given"}) &&
+                                       "record", "add", "made", "picked", "chose", "chosen", "gave", "given", "give",
+                                       "with", "using", "use", "try", "enter", "type", "input", "send", "text",
+                                       "tell", "needs", "need", "authorize", "authorise"}) &&
         !u.anyOf(i > 4 ? i - 4 : 0, i, {"to", "change", "reset", "update", "forgot", "forget", "if"}) &&
         !u.has(s, lex::function) &&
         !u.anyOf(s, s + 1, {"please", "thanks", "okay", "ok", "now", "again", "tomorrow", "later", "today", "tonight",
-                            "soon", "somewhere", "safely", "securely", "safe", "secure", "down", "too", "also"})) {
+                            "soon", "somewhere", "safely", "securely", "safe", "secure", "down", "too", "also",
+                            "protection", "protected", "manager", "reset", "field", "prompt", "screen", "instead",
+                            "option", "feature", "login", "sign", "recovery", "link", "email", "message", "button",
+                            "everywhere", "anywhere", "sometimes", "often", "online", "twice", "once"})) {
       sawIs = true;
     }
     if (s >= u.n) continue;
@@ -540,9 +580,17 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     if (e > s) {
       c.add(s, e, PiiType::pinOrPassword, prio::secret);
       i = e - 1;
-      // "... used to be fluffy2 but now it's fluffy3": the new value of the same secret.
+      // "... used to be fluffy2 but now it's fluffy3": the new value of the same secret; "five five no sorry five
+      // five one one": the value corrected.
       for (std::size_t k = e; k < u.n && k < e + 4; ++k) {
-        if (!u.anyOf(k, k + 1, {"it's", "its", "is", "to"}) || k + 1 >= u.n) continue;
+        // Another value named on the way is not this one: "... and her number is 5 5 5 1 2 1 2".
+        if (u.anyOf(k, k + 1, {"number", "phone", "email", "address", "name", "account", "card", "her", "his",
+                               "their", "birthday", "social", "ssn", "id", "zip", "age"})) {
+          break;
+        }
+        if (!u.anyOf(k, k + 1, {"it's", "its", "is", "to", "sorry", "mean", "wait", "actually"}) || k + 1 >= u.n) {
+          continue;
+        }
         const std::size_t v = k + 1;
         std::size_t ve = 0;
         if (u.tok[v].allDigits) {
@@ -693,6 +741,11 @@ void findCodesFor(const Utterance& u, Candidates& c) noexcept {
 // ---- a value named after it: "X is my santander account number", "X is my pin", "X opens the lockbox" ----
 // The type a cue head at i names (account or secret), for a value said before it; false when i is no head.
 bool headAfter(const Utterance& u, std::size_t i, PiiType& type) noexcept {
+  // "... is my account password": the account's secret.
+  if (u.anyOf(i, i + 1, {"account", "acct"}) && i + 1 < u.n && secretCue(u, i + 1)) {
+    type = PiiType::pinOrPassword;
+    return true;
+  }
   if (u.anyOf(i, i + 1, {"account", "acct"}) ||
       (u.anyOf(i, i + 1, {"customer", "member", "membership", "policy", "reference", "client", "subscriber",
                           "loyalty", "flyer", "rewards", "patient", "employee", "staff", "student", "payroll"}) &&
@@ -817,8 +870,10 @@ PiiType numberCueType(const Utterance& u, std::size_t t0, std::size_t t1) noexce
     const std::size_t w = k - 1;
     if (u.isNum(w) || u.tok[w].hasDigit) break;
     if (namesASecret(u, w)) return PiiType::pinOrPassword;
+    // "her number is ...": a person's number is their phone ("my account number" meets "account" first).
     if (u.anyOf(w, w + 1, {"phone", "mobile", "cell", "cellphone", "landline", "fax", "whatsapp", "telephone", "tel",
-                           "call", "text", "ring", "reach", "dial", "extension"})) {
+                           "call", "text", "ring", "reach", "dial", "extension"}) ||
+        (u.is(w, "number") && w > 0 && u.anyOf(w - 1, w, {"my", "her", "his", "their", "your"}))) {
       return PiiType::phone;
     }
     if (u.anyOf(w, w + 1, {"account", "acct", "customer", "member", "membership", "policy", "loyalty", "client",

@@ -258,6 +258,9 @@ void settleNumberTypes(const Utterance& u, Candidates& c) noexcept {
         noSecret = u.anyOf(w, w + 1, {"digit", "digits", "characters", "character", "letters", "chars"});
       }
       if (noSecret) continue;
+      // The model's code where the nearest cue names a phone or an account: "... and her number is 5 5 5 1 2 1 2".
+      const PiiType cue = numberCueType(u, x.t0, x.t1);
+      if (cue == PiiType::phone || cue == PiiType::accountNumber) x.type = cue;
     }
     if ((numberType || x.type == PiiType::ssn || x.type == PiiType::creditCard) && x.priority == prio::model) {
       bool digits = false;

@@ -20,6 +20,17 @@ bool lettersOnly(const unsigned char* p, std::size_t n) noexcept {
   }
   return true;
 }
+// A secret's label, any case: "Pwd=hunter2" and "PIN:hunter2" are a label and its value.
+bool secretLabel(const unsigned char* p, std::size_t n) noexcept {
+  if (!lettersOnly(p, n) || n > 8) return false;
+  char w[9];
+  for (std::size_t k = 0; k < n; ++k) w[k] = static_cast<char>(p[k] | 0x20);
+  const std::string_view word(w, n);
+  for (std::string_view label : {"pin", "pwd", "pw", "password", "passcode", "pass", "passwd", "code", "key"}) {
+    if (word == label) return true;
+  }
+  return false;
+}
 bool trailingTrim(unsigned char ch) noexcept {
   return ch == '.' || ch == ',' || ch == ';' || ch == ':' || ch == '!' || ch == '?' || ch == '"' || ch == '\'' ||
          ch == ']' || ch == '}' || ch == '>' || ch == '*' || ch == '`';
@@ -79,7 +90,7 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     std::uint32_t c0 = cp;
     std::size_t j = i;
     std::uint32_t cj = cp;
-    bool hasOpen = false, hasClose = false;
+    bool hasOpen = false, hasClose = false, gluedEquals = false;
     while (j < text.size() && !isSpace(s[j])) {
       if (s[j] == '(') hasOpen = true;
       if (s[j] == ')') hasClose = true;
@@ -89,6 +100,10 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
       // "fe80::1c2a:3bff").
       if ((s[j - 1] == ':' || s[j - 1] == '#') && j < text.size() && s[j] >= '0' && s[j] <= '9' &&
           lettersOnly(s + i, j - 1 - i)) {
+        break;
+      }
+      if ((s[j - 1] == ':' || s[j - 1] == '=') && j < text.size() && !isSpace(s[j]) && secretLabel(s + i, j - 1 - i)) {
+        gluedEquals = s[j - 1] == '=';
         break;
       }
     }
@@ -112,6 +127,11 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
       stop = stop || ch == '.' || ch == '!' || ch == '?';
       --b1;
       --c1;
+    }
+    if (gluedEquals) {  // "Pwd=": the sign is the label's colon
+      --b1;
+      --c1;
+      colon = true;
     }
     i = rawEnd;
     cp = rawEndCp;

@@ -204,6 +204,29 @@ TEST(PiiSecret, DescribedTakenEnteredAndNamedAfter) {
   EXPECT_TRUE(found("this is my password").empty());
   EXPECT_TRUE(found("the problem is my password").empty());
   EXPECT_TRUE(found("tomorrow is my password reset").empty());
+  // Given, entered or sent with the secret named; a modal before "be"; a label that opens the utterance.
+  EXPECT_EQ(found("sign in with password sunny days"), (Spans{"PIN_OR_PASSWORD=sunny days"}));
+  EXPECT_EQ(found("text sam the door code river bend"), (Spans{"PERSON=sam", "PIN_OR_PASSWORD=river bend"}));
+  EXPECT_TRUE(found("use the password manager").empty());
+  EXPECT_TRUE(found("sign in with your password instead").empty());
+  EXPECT_EQ(found("the code should be 4471"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  EXPECT_TRUE(found("the code will be emailed").empty());
+  EXPECT_EQ(found("pin code sunny days"), (Spans{"PIN_OR_PASSWORD=sunny days"}));
+  EXPECT_EQ(found("pin number 4471"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  EXPECT_EQ(found("wifi password sunny days"), (Spans{"PIN_OR_PASSWORD=sunny days"}));
+  EXPECT_TRUE(found("wifi password not working").empty());
+  EXPECT_TRUE(found("pin chat").empty());
+  // Typed labels glued to their values; a wifi's pass.
+  EXPECT_EQ(found("Pwd=hunter2"), (Spans{"PIN_OR_PASSWORD=hunter2"}));
+  EXPECT_EQ(found("PIN:hunter2"), (Spans{"PIN_OR_PASSWORD=hunter2"}));
+  EXPECT_EQ(found("P/W: Sunny42"), (Spans{"PIN_OR_PASSWORD=Sunny42"}));
+  EXPECT_EQ(found("wifi pass hunter2"), (Spans{"PIN_OR_PASSWORD=hunter2"}));
+  EXPECT_TRUE(found("my boarding pass is ready").empty());
+  // A correction, and another value named after the secret.
+  EXPECT_EQ(found("pin for the card is five five no sorry five five one one"),
+            (Spans{"PIN_OR_PASSWORD=five five", "PIN_OR_PASSWORD=five five one one"}));
+  EXPECT_EQ(found("the alarm code is two two four four and her number is five five five one two one two"),
+            (Spans{"PIN_OR_PASSWORD=two two four four", "PHONE=five five five one two one two"}));
   // Codes that name no secret.
   EXPECT_TRUE(found("my zip code is nine oh two one oh").empty());
   EXPECT_TRUE(found("error code four oh four on the website").empty());
