@@ -237,6 +237,10 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
     bool forSecret = false;
     // ... or its secret named next: "the tax account pin is 2 0 1 9 3".
     for (std::size_t k = i > 4 ? i - 4 : 0; k < i + 3 && k < u.n && !forSecret; ++k) forSecret = k != i && secretCue(u, k);
+    // ... or the secret's description names it: "my password for the email account i use for work is X".
+    for (std::size_t k = i > 6 ? i - 6 : 0; k < i && !forSecret; ++k) {
+      forSecret = secretCue(u, k) && u.anyOf(k + 1, k + 2, {"for", "to", "on", "of"});
+    }
     if (forSecret) continue;
     std::size_t s = i + 1;
     for (std::size_t k = 0; k < 4 && s < u.n; ++k) {
@@ -378,7 +382,10 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
         return true;
       }
     }
-    return u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6);
+    // "the code that opens the side door of the garage is ...", "the code to the lockbox where we keep ...".
+    return (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6)) ||
+           (u.anyOf(i + 1, i + 2, {"that", "which", "we", "i", "you", "they"}) && secretThing(u, i + 2, i + 9) &&
+            u.anyOf(i + 3, std::min(u.n, i + 14), {"is", "was"}));
   }
   return false;
 }
@@ -396,10 +403,20 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                                "pad", "pads", "screen", "prompt", "machine", "reader", "terminal", "entry"})) {
       continue;
     }
+    // An embedded question names no value: "what the password for the wifi in the kitchen is i don't know".
+    if (u.anyOf(i > 2 ? i - 2 : 0, i, {"what", "whether", "where", "how", "which"})) continue;
     std::size_t s = i + 1;
     bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
     // "the password for the guest wifi is X", "change my pin to X", "the code for the safe in the bedroom is X".
-    for (std::size_t k = 0; k < 8 && s < u.n && !sawIs; ++k) {
+    // The description may be long ("the password for the wifi in the upstairs guest bedroom is X", "the code
+    // that opens the side door of the garage is X"), but it ends at a sentence's end or a new clause ("... and
+    // the weather is nice").
+    for (std::size_t k = 0; k < 14 && s < u.n && !sawIs; ++k) {
+      if (k > 0 && (u.tok[s - 1].stopAfter ||
+                    (u.anyOf(s, s + 1, {"and", "but", "so", "because", "or", "while", "although", "though"}) &&
+                     !u.isNum(s + 1)))) {
+        break;
+      }
       // "to" gives the value after a change ("change my pin to X"), not a purpose ("the code to get in is X").
       const bool toValue = (u.is(s, "to") && (u.isNum(s + 1) || u.tok[s + 1 < u.n ? s + 1 : s].hasDigit ||
                                               u.anyOf(i > 5 ? i - 5 : 0, i, {"change", "changed", "set", "reset",
@@ -408,6 +425,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                            // The change may be said after the cue: "the alarm code changed from 1234 to 9876".
                            (u.is(s, "from") && u.anyOf(i > 3 ? i - 3 : 0, s, {"change", "changed", "changing",
                                                                               "switch", "update", "updated"}));
+      // Another thing's clause is not the secret's: "my password for the bank website which is annoying".
+      if (u.anyOf(s, s + 1, {"is", "was"}) && s > i + 1 && u.anyOf(s - 1, s, {"which", "who", "that"})) break;
       if (u.anyOf(s, s + 1, {"is", "it's", "its", "was", "as", "are", "be", "being", "-", "=", "–", "equals"}) ||
           toValue ||
           u.tok[s].colonAfter ||
@@ -425,7 +444,18 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
         break;
       }
       // "oh" before words is an interjection, not a zero ("the wifi password? oh it's ...").
-      if ((u.isNum(s) && !(u.is(s, "oh") && !u.isNum(s + 1))) || u.tok[s].hasDigit) break;
+      if ((u.isNum(s) && !(u.is(s, "oh") && !u.isNum(s + 1))) || u.tok[s].hasDigit) {
+        // A number inside the description, the verb after it: "the pin for the card that ends in seven is X".
+        std::size_t r = s + 1;
+        if (u.isNum(s)) {
+          NumberRun run;
+          readRun(u, s, u.n, run);
+          r = run.t1 > s ? run.t1 : s + 1;
+        }
+        if (k == 0 || !u.anyOf(r, r + 1, {"is", "was"}) || r + 1 >= u.n) break;
+        s = r;
+        continue;
+      }
       ++s;
     }
     // What it is for, then the value without a verb: "password for the kids tablet dinosaur7", "wpa key for the
@@ -548,6 +578,14 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       std::size_t p = s;
       while (p < u.n && p - s < 3 && !secretStop(u, p) && !(p > s && u.tok[p - 1].stopAfter)) ++p;
       if (p - s < 3) continue;
+    }
+    // A judgement, however long: "the wifi password at the cafe is free to ask for".
+    if (sawIs && u.anyOf(s, s + 1, {"free", "annoying", "easy", "hard", "simple", "complicated", "long", "short",
+                                    "impossible", "ridiculous", "stupid", "unknown", "forgotten", "lost", "useless",
+                                    "confusing", "secure", "insecure", "temporary", "fine", "ok",
+                                    "okay", "terrible"}) &&
+        !u.isNum(s + 1) && !u.tok[s + 1 < u.n ? s + 1 : s].hasDigit) {
+      continue;
     }
     std::size_t e = 0;
     if (described) {

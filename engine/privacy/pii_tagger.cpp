@@ -504,6 +504,10 @@ void addModelCandidates(const PiiModel& model, const Utterance& u, const Candida
         (w > 0 && u.anyOf(w - 1, w, {"called", "named"}))) {  // a brand or a network: "my spotify password"
       continue;
     }
+    // A word in a secret's description is no drug: "my pin that i use for the [atm] is ...".
+    bool secret = false;
+    for (std::size_t k = w > 6 ? w - 6 : 0; k < w && !secret; ++k) secret = namesASecret(u, k);
+    if (secret) continue;
     bool letters = true;
     for (char ch : u.stem(w)) letters = letters && ((ch >= 'a' && ch <= 'z') || ch == '-');
     if (letters) c.add(w, w + 1, PiiType::health, prio::model);

@@ -227,6 +227,17 @@ TEST(PiiSecret, DescribedTakenEnteredAndNamedAfter) {
             (Spans{"PIN_OR_PASSWORD=five five", "PIN_OR_PASSWORD=five five one one"}));
   EXPECT_EQ(found("the alarm code is two two four four and her number is five five five one two one two"),
             (Spans{"PIN_OR_PASSWORD=two two four four", "PHONE=five five five one two one two"}));
+  // A long description between the secret and its value, which ends at another clause.
+  EXPECT_EQ(found("the password for the wifi in the upstairs guest bedroom is sunny days"),
+            (Spans{"PIN_OR_PASSWORD=sunny days"}));
+  EXPECT_EQ(found("the code that opens the side door of the garage is 4471"), (Spans{"PIN_OR_PASSWORD=4471"}));
+  EXPECT_EQ(found("the pin for the card that ends in seven is blue42"), (Spans{"PIN_OR_PASSWORD=blue42"}));
+  EXPECT_EQ(found("my password for the email account i use for work is four four seven one"),
+            (Spans{"PIN_OR_PASSWORD=four four seven one"}));
+  EXPECT_TRUE(found("i forgot my password for the bank website which is annoying").empty());
+  EXPECT_TRUE(found("my password for netflix stopped working and the app is broken").empty());
+  EXPECT_TRUE(found("the password for the wifi at the cafe near work is free to ask for").empty());
+  EXPECT_TRUE(found("what the password for the wifi in the kitchen is i don't know").empty());
   // Codes that name no secret.
   EXPECT_TRUE(found("my zip code is nine oh two one oh").empty());
   EXPECT_TRUE(found("error code four oh four on the website").empty());
