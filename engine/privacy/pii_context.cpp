@@ -310,6 +310,12 @@ bool nonSecretCodeWord(const Utterance& u, std::size_t i) noexcept {
                             "fault", "reason"});
 }
 
+// "four" or "two" heard for "for" or "to" after a cue: "the code four the garage is ...", "the pin two my card".
+bool heardPreposition(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"four", "two", "too"}) &&
+         u.anyOf(i + 1, i + 2, {"the", "my", "our", "your", "his", "her", "their", "get", "a", "an"});
+}
+
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb); "PIN#8812" is "pin".
   std::string_view w = u.stem(i);
@@ -328,6 +334,13 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   if ((w == "word" || w == "phrase" || w == "code") && i > 0 && u.is(i - 1, "pass")) return true;
   if (w == "n" && i > 1 && u.is(i - 1, "i") && u.is(i - 2, "p")) return true;
   if (w == "answer" && u.anyOf(i - 1, i, {"security", "secret"})) return true;
+  // "pin" heard as "pen", given a number: "my pen is four four seven one", "my pen number is ...".
+  if (w == "pen" && i > 0 && u.anyOf(i - 1, i, {"my", "the", "your", "our", "his", "her", "card", "bank", "debit"})) {
+    std::size_t v = i + 1;
+    if (u.anyOf(v, v + 1, {"number", "code"})) ++v;
+    if (u.anyOf(v, v + 1, {"is", "was"})) ++v;
+    if (v > i + 1 && v < u.n && (u.isNum(v) || u.tok[v].allDigits) && codeDigitsFrom(u, v) > v) return true;
+  }
   // A form's fields: "alarm:1357", "gate: 4471" (not "phone:" or "card:", whose numbers are no codes).
   if (u.tok[i].colonAfter && i + 1 < u.n && u.tok[i + 1].allDigits && u.raw(i + 1).size() >= 3 &&
       secretThing(u, i, i + 1) &&
@@ -383,7 +396,8 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
       }
     }
     // "the code that opens the side door of the garage is ...", "the code to the lockbox where we keep ...".
-    return (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6)) ||
+    return ((u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) || heardPreposition(u, i + 1)) &&
+            secretThing(u, i + 2, i + 6)) ||
            (u.anyOf(i + 1, i + 2, {"that", "which", "we", "i", "you", "they"}) && secretThing(u, i + 2, i + 9) &&
             u.anyOf(i + 3, std::min(u.n, i + 14), {"is", "was"}));
   }
@@ -444,6 +458,10 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
         break;
       }
       // "oh" before words is an interjection, not a zero ("the wifi password? oh it's ...").
+      if (heardPreposition(u, s)) {
+        ++s;
+        continue;
+      }
       if ((u.isNum(s) && !(u.is(s, "oh") && !u.isNum(s + 1))) || u.tok[s].hasDigit) {
         // A number inside the description, the verb after it: "the pin for the card that ends in seven is X".
         std::size_t r = s + 1;

@@ -238,6 +238,11 @@ TEST(PiiSecret, DescribedTakenEnteredAndNamedAfter) {
   EXPECT_TRUE(found("my password for netflix stopped working and the app is broken").empty());
   EXPECT_TRUE(found("the password for the wifi at the cafe near work is free to ask for").empty());
   EXPECT_TRUE(found("what the password for the wifi in the kitchen is i don't know").empty());
+  // As a recognizer hears them: "four"/"two" for "for"/"to", "pen" for "pin" before a number.
+  EXPECT_EQ(found("the code four the garage is sunny days"), (Spans{"PIN_OR_PASSWORD=sunny days"}));
+  EXPECT_EQ(found("the pin two my card is four four seven one"), (Spans{"PIN_OR_PASSWORD=four four seven one"}));
+  EXPECT_EQ(found("my pen is four four seven one"), (Spans{"PIN_OR_PASSWORD=four four seven one"}));
+  EXPECT_TRUE(found("my pen is blue").empty());
   // Codes that name no secret.
   EXPECT_TRUE(found("my zip code is nine oh two one oh").empty());
   EXPECT_TRUE(found("error code four oh four on the website").empty());
