@@ -66,7 +66,11 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
     // The speech's own level: the loudest recent frame, decaying 0.05 dB per frame (5 dB a second), so that a
     // quieter talker or a falling AGC gain still gates within a second.
     peakDb_ = std::max(db, peakDb_ - 0.05f);
-    if (wasVoiced && voiced_ && db < peakDb_ - gateDb_) voiced_ = false;
+    // A run the gate ended stays ended while the level stays down: else the next frame, still above the start
+    // probability, would begin a new run, and every other frame would push the endpoint back (~100 ms per turn).
+    const bool quiet = db < peakDb_ - gateDb_;
+    if (voiced_ && quiet && (wasVoiced || gated_)) voiced_ = false;
+    gated_ = quiet && (gated_ || wasVoiced);
   }
   return voiced_;
 }

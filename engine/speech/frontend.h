@@ -20,8 +20,8 @@ struct FrontendConfig {
   uint32_t vadStartPercent = 80;  // speech probability (speexdsp's estimate) that starts speech
   uint32_t vadContinuePercent = 50;  // ... and that continues it
   // Speech in progress also ends at a denoised frame this many dB below the speech's recent peak, whatever the
-  // speech probability says: the probability is smoothed and stays up ~150 ms after the voice stops, which every
-  // endpoint then waits. 0: the probability alone.
+  // speech probability says, and stays ended until the level comes back: the probability is smoothed and stays up
+  // ~150 ms after the voice stops, which every endpoint then waits. 0: the probability alone.
   uint32_t vadEnergyGateDb = 25;
 };
 
@@ -45,7 +45,7 @@ class Frontend {
   SpeexPreprocessState_* state_ = nullptr;
   uint32_t frameSamples_ = 0;
   int startPercent_ = 0, continuePercent_ = 0, probability_ = 0;
-  bool voiced_ = false;
+  bool voiced_ = false, gated_ = false;  // gated_: the energy gate ended the run, and the level is still down
   float gateDb_ = 0.0f, peakDb_ = -200.0f;
 };
 

@@ -121,6 +121,16 @@ TEST(Frontend, TheEnergyGateEndsTheVoicedRunSooner) {
   const size_t gated = tailFrames(25), ungated = tailFrames(0);
   EXPECT_LT(gated, ungated) << "the gate ends the voiced run before the probability does";
   EXPECT_LE(gated, 8u) << "at most 80 ms of voiced frames after the voice";
+  // ... and the run stays ended: no frame of the following 300 ms, while the probability decays, is voiced again
+  // (each would push the endpoint back).
+  FrontendConfig c;
+  c.vadEnergyGateDb = 25;
+  auto f = Frontend::create(c);
+  ASSERT_TRUE(f.ok());
+  const auto flags = vad(*f.value(), clean);
+  size_t revived = 0;
+  for (size_t i = last + 1 + gated + 1; i < flags.size() && i <= last + 30; ++i) revived += flags[i] ? 1 : 0;
+  EXPECT_EQ(revived, 0u) << "voiced frames after the gate ended the run";
 }
 
 TEST(Frontend, ProcessDoesNotAllocate) {
