@@ -68,8 +68,9 @@ LOG = [
     'info daemon[starting]: sottod starting',
     'info brain[ready]: answering requests',
     'info speech[wake]: wake word at 4000 ms of audio (0 ms behind the microphone)',
-    'debug speech[final]: final at 6000 ms of audio, endpoint 300 ms after speech, 4 words (grammar search, '
-    'confidence 1.00): "what time is it"',
+    # A turn semantic endpointing ended: the delay is followed by why.
+    'debug speech[final]: final at 6000 ms of audio, endpoint 120 ms after speech (a whole command), 4 words '
+    '(grammar search, confidence 1.00): "what time is it"',
     'info answer[answered]: request 1: route=intent reason=intent-confident, 23 bytes of answer, first text 0.6 ms '
     'after the transcript',
     'info answer[first-audio]: answer 1: first audio 120 ms after the endpoint (420 ms after the end of speech), '
@@ -106,7 +107,12 @@ class ParseLogTest(unittest.TestCase):
         log = st.parse_log(LOG)
         f = {x["seq"]: x for x in log["finals"]}
         self.assertEqual(len(f), 4)
-        self.assertEqual(f[1]["transcript"], "what time is it")
+        self.assertEqual((f[1]["transcript"], f[1]["endpoint_ms"]), ("what time is it", 120))
+        self.assertFalse(any("unparsed" in n for n in log["notes"]))
+        # A final line of a format the harness does not know is said, not dropped in silence.
+        odd = st.parse_log(['debug speech[final]: final at 6000 ms of audio, endpoint after a new reason'])
+        self.assertEqual(odd["finals"], [])
+        self.assertTrue(any("unparsed" in n for n in odd["notes"]))
         self.assertEqual((f[1]["route"], f[1]["answer_id"], f[1]["after_speech_ms"]), ("intent", 1, 420))
         self.assertEqual(f[1]["first_text_ms"], 0.6)
         self.assertIsNone(f[2]["transcript"])  # info level
