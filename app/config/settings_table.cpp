@@ -121,7 +121,8 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Speech probability above which a frame continues speech already in progress."),
     unsignedSetting("speech.vad-energy-gate-db", "25", "dB", 0, 60, SOTTO_FIELD(vadEnergyGateDb),
                     "Speech in progress ends at a frame this far below the speech's recent peak level, whatever the "
-                    "speech probability (which lags the voice by about 150 ms); 0 = the probability alone."),
+                    "speech probability (which lags the voice by about 150 ms), and stays ended until the level "
+                    "comes back; 0 = the probability alone."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
     boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),
