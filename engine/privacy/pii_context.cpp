@@ -291,6 +291,13 @@ std::size_t codeDigitsFrom(const Utterance& u, std::size_t s) noexcept {
   return e;
 }
 
+// The digits of a code codeDigitsFrom() found at words [s, e): a typed group's characters, a spoken word's one.
+std::size_t codeDigitCount(const Utterance& u, std::size_t s, std::size_t e) noexcept {
+  std::size_t digits = 0;
+  for (std::size_t k = s; k < e; ++k) digits += u.tok[k].hasDigit ? u.raw(k).size() : 1;
+  return digits;
+}
+
 // ---- PINs, codes, passwords ----
 bool secretThing(const Utterance& u, std::size_t from, std::size_t to) noexcept {
   return u.anyOf(from, to, {"garage", "door", "alarm", "gate", "lock", "security", "access", "entry", "safe",
@@ -735,8 +742,7 @@ void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
     }
     const std::size_t e = codeDigitsFrom(u, i + 1);
     if (e <= i + 1) continue;
-    std::size_t digits = 0;
-    for (std::size_t k = i + 1; k < e; ++k) digits += u.tok[k].hasDigit ? u.raw(k).size() : 1;
+    const std::size_t digits = codeDigitCount(u, i + 1, e);
     if (digits < 4 || u.has(e, lex::unit) || u.anyOf(e, e + 1, {"am", "pm", "o'clock", "minutes", "times"})) continue;
     c.add(i + 1, e, PiiType::pinOrPassword, prio::secret);
     i = e - 1;
@@ -770,8 +776,7 @@ void findCodesFor(const Utterance& u, Candidates& c) noexcept {
     if (s > 0 && (u.isNum(s - 1) || u.tok[s - 1].hasDigit)) continue;
     const std::size_t e = codeDigitsFrom(u, s);
     if (e <= s) continue;
-    std::size_t digits = 0;
-    for (std::size_t k = s; k < e; ++k) digits += u.tok[k].hasDigit ? u.raw(k).size() : 1;
+    const std::size_t digits = codeDigitCount(u, s, e);
     std::size_t t = e + 1;
     if (u.anyOf(t, t + 1, {"the", "my", "our", "his", "her", "their", "mum's", "mom's", "dad's"})) ++t;
     if (t < u.n && u.anyOf(t, t + 1, {"bike", "front", "back", "side", "storage", "gym", "garden", "main"})) ++t;
