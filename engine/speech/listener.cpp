@@ -170,8 +170,11 @@ bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
   recognizing_ = false;
   lastReason_ = endpointer_.reason();
-  // A window without the wake word in which nobody spoke: nothing was said, so nothing is reported.
-  if (asr_->finish(transcript_).ok() && lastReason_ != Endpointer::Reason::noSpeech) {
+  // A window in which nobody spoke (a follow-up window without the wake word, or one the audio's end cut off
+  // before any speech): nothing was said, so nothing is reported (the brain would answer an empty request).
+  const bool nobodySpoke = lastReason_ == Endpointer::Reason::noSpeech ||
+                           (lastReason_ == Endpointer::Reason::none && !endpointer_.heardSpeech());
+  if (asr_->finish(transcript_).ok() && !nobodySpoke) {
     const uint64_t delay = endpointer_.heardSpeech() && tMs > endpointer_.speechEndMs()
                                ? tMs - endpointer_.speechEndMs()
                                : 0;

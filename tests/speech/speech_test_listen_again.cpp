@@ -126,6 +126,22 @@ TEST_F(FollowUp, ARequestWithinTheWindowNeedsNoWakeWord) {
   EXPECT_EQ(texts.size(), 1u);
 }
 
+TEST_F(FollowUp, AudioEndingInAnOpenWindowIsNoRequest) {
+  // The capture ends (a file's end, a device gone) 1 s into a 4 s window nobody spoke in: no final, else the brain
+  // answers an empty request ("Sorry, I can't answer that right now").
+  ASSERT_TRUE(silence(4.0, dir_.file("end.wav")));
+  ASSERT_TRUE(concat({dir_.file("sil1.wav"), dir_.file("wake.wav"), dir_.file("sil05.wav"), dir_.file("first.wav"),
+                      dir_.file("end.wav")},
+                     dir_.file("mic.wav")));
+  std::string text;
+  std::vector<std::string> texts;
+  const speech::SpeechCounters c = runListenAgain(dir_.file("mic.wav"), false, text, 4000, &texts);
+  EXPECT_EQ(c.followUpWindows, 1u);
+  EXPECT_EQ(c.finals, 1u);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_TRUE(hasWord(texts[0], "timer")) << texts[0];
+}
+
 TEST_F(FollowUp, TheWindowClosesWhenNobodySpeaks) {
   // A 1 s window opens 3 s after the first final; the second request comes 6 s after it: spotting has resumed.
   const std::string wav = scene(6.0);
