@@ -328,14 +328,24 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   std::string_view w = u.stem(i);
   if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw", "p/w",
-                               "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc"}) {
+                               "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc", "puk"}) {
     if (w == cue) return true;
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
   if (w == "pass" && u.tok[i].colonAfter) return true;
   // "username bob pass hunter two": a login's pass.
   if (w == "pass" && u.anyOf(i > 5 ? i - 5 : 0, i, {"username", "user", "login", "email", "id"})) return true;
-  if (w == "pass" && u.anyOf(i > 2 ? i - 2 : 0, i, {"wifi", "wi-fi", "network", "router", "hotspot"})) return true;
+  // "my pass is letmein99": a person's pass given as a password (not "my bus pass is 30 days old").
+  if (w == "pass" && u.anyOf(i - 1, i, {"my", "your", "his", "her", "our", "their"}) &&
+      u.anyOf(i + 1, i + 2, {"is", "was"}) && i + 2 < u.n && u.tok[i + 2].hasDigit && !u.tok[i + 2].allDigits) {
+    return true;
+  }
+  // "the digits for the safe are 9 4 1 7", "the gate digits are ...": a lock's digits are its code.
+  if (w == "digits" && (secretThing(u, i > 2 ? i - 2 : 0, i) ||
+                        (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && secretThing(u, i + 2, i + 6)))) {
+    return true;
+  }
+  if (w == "pass" && u.anyOf(i > 2 ? i - 2 : 0, i, {"wifi", "wi-fi", "fi", "network", "router", "hotspot"})) return true;
   if ((w == "word" || w == "phrase") && u.anyOf(i - 1, i, {"secret", "memorable", "safe", "code"})) return true;
   // Split as a recognizer hears them: "pass word", "pass code", "p i n".
   if ((w == "word" || w == "phrase" || w == "code") && i > 0 && u.is(i - 1, "pass")) return true;
@@ -355,15 +365,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     return true;
   }
   // "Wi-Fi: HomeNet5G  Key: blue-otter-77".
-  if (w == "key" && u.tok[i].colonAfter && u.anyOf(i > 4 ? i - 4 : 0, i, {"wifi", "wi-fi", "network", "ssid"})) {
+  if (w == "key" && u.tok[i].colonAfter && u.anyOf(i > 4 ? i - 4 : 0, i, {"wifi", "wi-fi", "fi", "network", "ssid"})) {
     return true;
   }
   // "the wifi is called starlight and the key is moonbeam twenty".
   if (w == "key" && u.anyOf(i + 1, i + 2, {"is", "was", "it's"}) &&
-      u.anyOf(i > 8 ? i - 8 : 0, i, {"wifi", "wi-fi", "network", "router", "ssid", "hotspot"})) {
+      u.anyOf(i > 8 ? i - 8 : 0, i, {"wifi", "wi-fi", "fi", "network", "router", "ssid", "hotspot"})) {
     return true;
   }
-  if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "network", "wpa", "security", "encryption"}) ||
+  // "fi": "wi fi" as a recognizer writes it.
+  if (w == "key" && (u.anyOf(i - 1, i, {"wifi", "wi-fi", "fi", "network", "wpa", "security", "encryption"}) ||
                      (u.anyOf(i + 1, i + 2, {"for", "to", "of", "on"}) && u.anyOf(i + 2, i + 5, {"wifi", "wi-fi", "network", "router"})))) {
     return true;
   }
@@ -424,10 +435,25 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                                "pad", "pads", "screen", "prompt", "machine", "reader", "terminal", "entry"})) {
       continue;
     }
-    // An embedded question names no value: "what the password for the wifi in the kitchen is i don't know".
-    if (u.anyOf(i > 2 ? i - 2 : 0, i, {"what", "whether", "where", "how", "which"})) continue;
     std::size_t s = i + 1;
     bool sawIs = u.tok[i].colonAfter || u.tok[i].possessive;
+    // An embedded question names no value: "what the password for the wifi in the kitchen is i don't know". One
+    // the speaker asks and answers does: "what's my pin again? oh right 1357".
+    if (u.anyOf(i > 2 ? i - 2 : 0, i, {"what", "what's", "whats", "whether", "where", "how", "which"})) {
+      std::size_t q = i;
+      while (q < u.n && q < i + 4 && !u.tok[q].stopAfter) ++q;
+      if (q >= u.n || !u.tok[q].stopAfter) continue;
+      std::size_t v = q + 1;
+      while (v < u.n && v < q + 4 &&
+             u.anyOf(v, v + 1, {"oh", "right", "yes", "yeah", "ah", "okay", "ok", "it's", "its", "um", "uh", "that's",
+                                "yep"}) &&
+             !(u.is(v, "oh") && u.isNum(v + 1))) {
+        ++v;
+      }
+      if (v >= u.n || !(u.tok[v].hasDigit || (u.isNum(v) && codeDigitsFrom(u, v) > v))) continue;
+      s = v;
+      sawIs = true;
+    }
     // "the password for the guest wifi is X", "change my pin to X", "the code for the safe in the bedroom is X".
     // The description may be long ("the password for the wifi in the upstairs guest bedroom is X", "the code
     // that opens the side door of the garage is X"), but it ends at a sentence's end or a new clause ("... and
@@ -483,6 +509,36 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       }
       ++s;
     }
+    // Asked and answered with words: "and the password? blueberry pancakes" (to the end, four words at most, none
+    // a function word or a request about the secret: not "the password? i forgot", "wifi password? not working").
+    const std::size_t asked = u.tok[i].stopAfter ? i : s > i + 1 && s <= u.n ? s - 1 : u.n;
+    auto questionMark = [&u](std::size_t k) {
+      for (std::size_t b = u.tok[k].b1; b < u.text.size() && u.text[b] != ' '; ++b) {
+        if (u.text[b] == '?') return true;
+      }
+      return false;
+    };
+    // The speaker's own question is no such prompt: "is the wifi password case sensitive? yes", "what is the
+    // password for the guest network? ask mom".
+    if (!sawIs && asked < u.n && u.tok[asked].stopAfter && questionMark(asked) && u.n - (asked + 1) <= 4 &&
+        asked + 1 < u.n &&
+        !u.anyOf(0, i, {"what", "what's", "whats", "is", "are", "do", "does", "did", "can", "could", "how", "where",
+                        "which", "who", "why", "when", "was", "will", "would", "should", "any", "is", "isn't"})) {
+      bool words = true;
+      for (std::size_t k = asked + 1; k < u.n && words; ++k) {
+        words = !u.has(k, lex::function) && !u.isNum(k) && !u.tok[k].hasDigit &&
+                !u.anyOf(k, k + 1, {"yes", "yeah", "no", "nope", "sure", "okay", "ok", "please", "thanks", "not",
+                                    "again", "forgot", "lost", "changed", "reset", "expired", "wrong", "help",
+                                    "anyone", "anybody", "someone", "somebody", "maybe", "same", "dunno", "why",
+                                    "seriously", "really", "hmm", "um", "uh", "oh", "right", "correct", "exactly",
+                                    "what", "which", "ask", "check", "later", "soon", "tomorrow", "today", "tonight",
+                                    "now", "never", "nothing", "none", "unknown", "whatever", "idk", "ask", "see"});
+      }
+      if (words) {
+        sawIs = true;
+        s = asked + 1;
+      }
+    }
     // What it is for, then the value without a verb: "password for the kids tablet dinosaur7", "wpa key for the
     // upstairs network k7x9m2p4q8", "the code for the side gate 2 6 0 4". Not another thing's number ("the pin
     // for card 4471 is ...") nor one a verb names later.
@@ -517,7 +573,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       if (i == 0 && u.stem(i) == "pin" && u.tok[i].colonAfter) label = true;
       for (std::size_t k = 0; k < i && label; ++k) {
         label = secretThing(u, k, k + 1) || secretCue(u, k) ||
-                u.anyOf(k, k + 1, {"my", "the", "our", "wifi", "wi-fi", "guest", "home", "network", "email", "new"});
+                u.anyOf(k, k + 1, {"my", "the", "our", "wifi", "wi-fi", "guest", "home", "network", "email", "new",
+                                   "pass"});
       }
       for (std::size_t k = s; k < u.n && label; ++k) {
         label = (!u.has(k, lex::function) || u.isNum(k)) &&

@@ -248,6 +248,26 @@ TEST(PiiSecret, DescribedTakenEnteredAndNamedAfter) {
   EXPECT_TRUE(found("error code four oh four on the website").empty());
 }
 
+TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
+  // Asked and answered: the speaker's own prompt, then the value; not the speaker's question, nor a non-answer.
+  EXPECT_EQ(found("what's my pin again? oh right 1357"), (Spans{"PIN_OR_PASSWORD=1357"}));
+  EXPECT_EQ(found("and the password? blueberry pancakes"), (Spans{"PIN_OR_PASSWORD=blueberry pancakes"}));
+  EXPECT_TRUE(found("what's the wifi password? i forgot").empty());
+  EXPECT_TRUE(found("what is the password for the guest network? ask mom").empty());
+  EXPECT_TRUE(found("do you know the password? nope").empty());
+  EXPECT_TRUE(found("what's my pin again? oh right i wrote it down").empty());
+  // A person's pass given as a password, not a bus pass; a pass phrase as a label; a lock's digits; a SIM's PUK;
+  // "wi fi" as a recognizer writes it.
+  EXPECT_EQ(found("my pass is letmein99"), (Spans{"PIN_OR_PASSWORD=letmein99"}));
+  EXPECT_TRUE(found("my pass is expired").empty());
+  EXPECT_EQ(found("pass phrase correct horse battery staple"),
+            (Spans{"PIN_OR_PASSWORD=correct horse battery staple"}));
+  EXPECT_EQ(found("the digits for the safe are 9 4 1 7"), (Spans{"PIN_OR_PASSWORD=9 4 1 7"}));
+  EXPECT_TRUE(found("the digits for the phone number are in my contacts").empty());
+  EXPECT_EQ(found("puk code 1234 5678"), (Spans{"PIN_OR_PASSWORD=1234 5678"}));
+  EXPECT_EQ(found("the wi fi key is sunflower22"), (Spans{"PIN_OR_PASSWORD=sunflower22"}));
+}
+
 TEST(PiiHealth, AboutAPerson) {
   EXPECT_EQ(found("my wife was just diagnosed with multiple sclerosis"), (Spans{"HEALTH=multiple sclerosis"}));
   EXPECT_EQ(found("i'm on adderall for my a d h d"), (Spans{"HEALTH=adderall", "HEALTH=a d h d"}));
