@@ -380,6 +380,12 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   }
   // "my bike lock is 1175": a lock's value is its combination.
   if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"is", "was", "it's", "combination", "combo"})) return true;
+  // "the safe is 32 15 8", "my locker's 1 9 2 9": a safe's or a locker's number is its combination.
+  if ((w == "safe" || w == "locker") && (u.anyOf(i + 1, i + 2, {"is", "was"}) || u.tok[i].possessive)) {
+    const std::size_t v = u.tok[i].possessive ? i + 1 : i + 2;
+    return v < u.n && u.anyOf(i > 0 ? i - 1 : 0, i, {"the", "my", "our", "his", "her", "their", "gym", "your"}) &&
+           (u.tok[v].allDigits || (u.isNum(v) && !u.is(v, "oh"))) && codeDigitsFrom(u, v) > v;
+  }
   // "the child lock on the tv is 0 0 0 0": a lock described, then a number (not "the lock on the door is broken").
   if ((w == "lock" || w == "padlock") && u.anyOf(i + 1, i + 2, {"on", "for"})) {
     for (std::size_t k = i + 2; k < u.n && k < i + 6; ++k) {
@@ -615,6 +621,17 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       }
       if (v == 0) continue;
       s = v;
+    }
+    // "the door code is gonna be 4 4 9 9", "is going to be ...", "the pin is set to ...": the verb's rest.
+    if (sawIs && u.anyOf(s, s + 1, {"gonna", "going", "set", "now", "changed"}) && s + 2 < u.n) {
+      std::size_t v = s + 1;
+      if (u.is(s, "going") && u.is(v, "to")) ++v;
+      if ((u.anyOf(s, s + 1, {"gonna", "going"}) && u.is(v, "be")) ||
+          (u.anyOf(s, s + 1, {"set", "changed", "now"}) && u.is(v, "to"))) {
+        if (v + 1 < u.n && (u.tok[v + 1].hasDigit || u.isNum(v + 1) || u.is(s, "gonna") || u.is(s, "going"))) {
+          s = v + 1;
+        }
+      }
     }
     // "it's still orange juice 44": the adverb is no part of the value.
     if (sawIs && s + 1 < u.n && u.anyOf(s, s + 1, {"still", "now", "currently", "just", "actually", "always",
@@ -914,8 +931,11 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
     std::size_t k = e;
     const bool copula = u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "it's", "are", "as"});
     const bool opens = u.anyOf(k, k + 1, {"opens", "unlocks", "disarms", "unlocked", "opened"});
-    if (!copula && !opens) continue;
-    ++k;
+    // The secret named in apposition: "make 0 9 1 1 the new alarm code", "change it to 8 1 8 1, the door code i
+    // mean" (a secret only: "i paid 4000 the account fee" names no account).
+    const bool apposition = !copula && !opens && u.anyOf(k, k + 1, {"the", "my", "our", "his", "her", "their", "your"});
+    if (!copula && !opens && !apposition) continue;
+    if (!apposition) ++k;
     if (u.is(k, "for")) continue;  // "1234 is for the ...": not naming the value
     if (u.anyOf(k, k + 1, {"my", "the", "our", "his", "her", "their", "your", "mum's", "mom's", "dad's"})) ++k;
     PiiType type = PiiType::person;
@@ -927,7 +947,7 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
         break;
       }
     }
-    if (!named) continue;
+    if (!named || (apposition && type != PiiType::pinOrPassword)) continue;
     if (opens) type = PiiType::pinOrPassword;
     if (digits < 4 && type != PiiType::pinOrPassword) continue;
     c.add(s, e, type, type == PiiType::accountNumber ? prio::account : prio::secret);

@@ -266,6 +266,15 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_TRUE(found("the digits for the phone number are in my contacts").empty());
   EXPECT_EQ(found("puk code 1234 5678"), (Spans{"PIN_OR_PASSWORD=1234 5678"}));
   EXPECT_EQ(found("the wi fi key is sunflower22"), (Spans{"PIN_OR_PASSWORD=sunflower22"}));
+  // The secret named in apposition after its value; the verb's rest before it; a safe's number.
+  EXPECT_EQ(found("make 0 9 1 1 the new alarm code"), (Spans{"PIN_OR_PASSWORD=0 9 1 1"}));
+  EXPECT_EQ(found("change it to 8 1 8 1, the door code i mean"), (Spans{"PIN_OR_PASSWORD=8 1 8 1"}));
+  EXPECT_TRUE(found("i paid 4000 the account fee").empty());
+  EXPECT_EQ(found("okay the door code is gonna be 4 4 9 9"), (Spans{"PIN_OR_PASSWORD=4 4 9 9"}));
+  EXPECT_EQ(found("the garage door opener pin is set to 5 6 5 6"), (Spans{"PIN_OR_PASSWORD=5 6 5 6"}));
+  EXPECT_EQ(found("the safe is 32 15 8"), (Spans{"PIN_OR_PASSWORD=32 15 8"}));
+  EXPECT_TRUE(found("the safe is 40 pounds").empty());
+  EXPECT_TRUE(found("the alarm is set to 7 am").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
