@@ -19,6 +19,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadEnergyGateDb = c.vadEnergyGateDb;
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
+  lc.semanticQuestions = c.semanticEndpointQuestions;
   lc.endpointCompleteMs = c.endpointCompleteMs;
   lc.stablePartials = c.speculate;  // the brain speculates on them (answerStageOptionsFrom)
   // Without the echo canceller the device would hear itself say the stop phrase.

@@ -59,6 +59,7 @@ struct Config {
   uint32_t vadStartPercent = 0, vadContinuePercent = 0, vadEnergyGateDb = 0;
   uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
   bool semanticEndpoint = false;     // a whole command ends its turn after endpointCompleteMs of silence
+  bool semanticEndpointQuestions = true;  // ... and so does a whole question
   uint32_t endpointCompleteMs = 0;
   uint32_t followUpMs = 0;           // after an answer, listen this long without the wake word; 0 = off
   bool speculate = false;            // prepare the answer (local model prefill) from stable partials

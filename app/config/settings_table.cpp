@@ -128,8 +128,13 @@ constexpr auto kSettings = std::to_array<Setting>({
     boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),
                 "Semantic endpointing: when the words heard so far are a whole command the understanding is sure "
                 "of (every required slot said, no trailing \"and\", \"to\" or number still being spoken), the "
-                "turn ends after speech.endpoint-complete-ms of silence; open questions and unfinished commands "
-                "keep speech.endpoint-silence-ms. Needs the intent catalogue (the recognizer's understanding)."),
+                "turn ends after speech.endpoint-complete-ms of silence; unfinished commands, and questions not "
+                "said whole (speech.semantic-endpoint-questions), keep speech.endpoint-silence-ms. Needs the intent catalogue (the recognizer's understanding)."),
+    boolSetting("speech.semantic-endpoint-questions", "true", SOTTO_FIELD(semanticEndpointQuestions),
+                "With speech.semantic-endpoint: a question said whole (\"what is the capital of france\": opened "
+                "by a question word, an auxiliary or tell/explain/describe, three words or more, not ending on "
+                "\"how much\", \"tell me\", a trailing \"of\" or a number still being spoken) also ends its turn "
+                "after speech.endpoint-complete-ms; false = only whole commands do."),
     unsignedSetting("speech.endpoint-complete-ms", "120", "ms", 50, 5000, SOTTO_FIELD(endpointCompleteMs),
                     "Trailing silence after which a whole command ends its turn (speech.semantic-endpoint); not "
                     "below speech.endpoint-silence-ms = no effect."),

@@ -20,7 +20,8 @@ Result<std::unique_ptr<Listener>> Listener::create(const ListenerConfig& config)
     if (config.turn != nullptr) {
       l->turn_ = config.turn;
     } else if (config.asr.understander != nullptr) {
-      auto turn = UnderstandingTurnDetector::create(*config.asr.understander, config.completeMinConfidence);
+      auto turn = UnderstandingTurnDetector::create(*config.asr.understander, config.completeMinConfidence,
+                                                    config.semanticQuestions);
       if (!turn.ok()) return std::move(turn).error();
       l->ownTurn_ = std::move(turn).value();
       l->turn_ = l->ownTurn_.get();

@@ -30,6 +30,8 @@ struct ListenerConfig {
   bool semanticEndpoint = true;
   uint32_t endpointCompleteMs = 120;
   float completeMinConfidence = kMinCommandConfidence;  // least intent confidence of a whole command
+  // A question said whole (wholeQuestion(): "what is the capital of france") ends its turn as early as a command.
+  bool semanticQuestions = true;
   TurnDetector* turn = nullptr;
   // Speculative work (speech.speculate): at every pause of endpointCompleteMs that does not end the turn, the
   // transcript so far is reported as stable (ListenerEvents::onStablePartial), semantic endpointing or not, so the

@@ -54,6 +54,22 @@ void lastWords(std::string_view text, std::string_view& last, std::string_view& 
   }
 }
 
+// A question or a request for an answer opens with one of these ("what is ...", "does it ...", "tell me ...").
+constexpr std::string_view kQuestionOpeners[] = {
+    "what", "what's", "whats", "who", "who's", "whos", "where", "where's", "when", "why", "how", "how's", "which",
+    "whose", "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should", "has",
+    "have", "tell", "explain", "describe", "define"};
+// ... and does not end on a word that leaves its object or complement unsaid: a pronoun or an auxiliary ("why
+// do you", "what does it"), a wh-word's complement ("how much", "how far"), a determiner or an intensifier ("is
+// it very"), "me" ("tell me"), "something" ("tell me something").
+constexpr std::string_view kQuestionDangles[] = {
+    "what", "who", "where", "when", "why", "how", "which", "whose", "do", "does", "did", "can", "could", "will",
+    "would", "should", "was", "were", "be", "been", "being", "has", "have", "had", "i", "you", "we", "they", "he",
+    "she", "it", "me", "us", "him", "them", "this", "that", "these", "those", "some", "any", "all", "each",
+    "no", "not", "very", "really", "so", "more", "most", "less", "much", "many", "long", "far", "old", "big",
+    "like", "as", "something", "anything", "everything", "someone", "anyone", "there", "here", "just", "also",
+    "even", "kind", "sort", "type", "bit", "lot", "whole", "other", "another", "its", "their", "his", "her"};
+
 bool isDigits(std::string_view w) noexcept {
   return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -74,8 +90,25 @@ std::string_view unfinishedTail(std::string_view text) noexcept {
   return "";
 }
 
+bool wholeQuestion(std::string_view text) noexcept {
+  size_t words = 0, at = 0;
+  std::string_view first;
+  while (at < text.size()) {
+    while (at < text.size() && text[at] == ' ') ++at;
+    if (at >= text.size()) break;
+    size_t end = at;
+    while (end < text.size() && text[end] != ' ') ++end;
+    if (words++ == 0) first = text.substr(at, end - at);
+    at = end;
+  }
+  if (words < 3 || !oneOf(first, kQuestionOpeners)) return false;
+  std::string_view last, before;
+  lastWords(text, last, before);
+  return last.size() >= 2 && !oneOf(last, kQuestionDangles) && unfinishedTail(text).empty();
+}
+
 Result<std::unique_ptr<UnderstandingTurnDetector>> UnderstandingTurnDetector::create(
-    const nlu::Understander& understander, float minConfidence) {
+    const nlu::Understander& understander, float minConfidence, bool questions) {
   if (!(minConfidence >= 0.0f && minConfidence <= 1.0f)) {
     return makeError(Errc::invalid_argument, "turn detector: least confidence outside 0..1");
   }
@@ -83,6 +116,7 @@ Result<std::unique_ptr<UnderstandingTurnDetector>> UnderstandingTurnDetector::cr
   d->understander_ = &understander;
   d->ws_ = std::make_unique<nlu::UnderstandWorkspace>();
   d->minConfidence_ = minConfidence;
+  d->questions_ = questions;
   return d;
 }
 
@@ -102,6 +136,13 @@ TurnReading UnderstandingTurnDetector::read(std::string_view transcript) noexcep
     return r;
   }
   if (a.intent < 0 || !a.complete) {
+    // No command: an answer wanted from the cache, the local model or the cloud. A question said whole ends its
+    // turn as early as a command does ("what is the capital of france"); one still going waits the long silence.
+    if (questions_ && wholeQuestion(transcript)) {
+      r.state = TurnState::complete;
+      r.why = "a whole question";
+      return r;
+    }
     r.why = "no command";
     return r;
   }

@@ -31,6 +31,11 @@ struct TurnReading {
 // Any thread; no allocation.
 std::string_view unfinishedTail(std::string_view text) noexcept;
 
+// A question or a request for an answer said whole: at least three words, opened by a question word, an auxiliary
+// or "tell"/"explain"/"describe"/"define", ending neither in a word that leaves its complement unsaid ("how much",
+// "why do you", "tell me something") nor in an unfinished tail. Any thread; no allocation.
+bool wholeQuestion(std::string_view text) noexcept;
+
 // What the speech thread asks at a pause: is this turn over? One owner thread (the speech thread, or a test);
 // read() must not allocate, lock, log or block: it runs between two 10 ms frames of the recognizer.
 class TurnDetector {
@@ -40,13 +45,14 @@ class TurnDetector {
 };
 
 // The understanding layer's reading (nlu::Understander::assess: the catalogue's phrasings, then the trained model)
-// plus unfinishedTail(): complete only for a command whose intent confidence is at least minConfidence, with no
-// required slot missing and no unfinished tail. create() on the control thread (allocates the workspace, ~80 KiB).
+// plus unfinishedTail(): complete for a command whose intent confidence is at least minConfidence, with no
+// required slot missing and no unfinished tail, and (questions true) for what is no command but a wholeQuestion().
+// create() on the control thread (allocates the workspace, ~80 KiB).
 class UnderstandingTurnDetector final : public TurnDetector {
  public:
   // Borrows `understander`, which must outlive the detector.
   static Result<std::unique_ptr<UnderstandingTurnDetector>> create(const nlu::Understander& understander,
-                                                                   float minConfidence);
+                                                                   float minConfidence, bool questions = true);
   TurnReading read(std::string_view transcript) noexcept override;
 
  private:
@@ -54,6 +60,7 @@ class UnderstandingTurnDetector final : public TurnDetector {
   const nlu::Understander* understander_ = nullptr;
   std::unique_ptr<nlu::UnderstandWorkspace> ws_;
   float minConfidence_ = 0.9f;
+  bool questions_ = true;
 };
 
 }  // namespace sotto::speech

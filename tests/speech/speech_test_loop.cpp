@@ -208,13 +208,24 @@ TEST_F(ClosedLoop, AWholeCommandEndsItsTurnEarlierThanAnUnfinishedOne) {
   EXPECT_EQ(on[0].tMs + 180, off[0].tMs) << onOutput;
   EXPECT_EQ(on[0].text, off[0].text) << onOutput;
   for (const char* w : {"timer", "ten", "minutes"}) EXPECT_TRUE(hasWord(on[0].text, w)) << on[0].text;
-  // "... for twenty", "... and", the open question: the long silence, at the same time as without.
-  for (size_t i = 1; i < requests.size(); ++i) {
+  // "... for twenty", "... and": the long silence, at the same time as without.
+  for (size_t i = 1; i < 3; ++i) {
     EXPECT_EQ(on[i].endpointBy, "silence") << requests[i] << "\n" << onOutput;
     EXPECT_EQ(on[i].tMs, off[i].tMs) << requests[i] << "\n" << onOutput;
   }
   EXPECT_TRUE(hasWord(on[1].text, "twenty")) << on[1].text;
   EXPECT_TRUE(hasWord(on[2].text, "and")) << on[2].text;
+  // The question said whole ends as early as the command, with the same words; with questions left out of
+  // semantic endpointing it waits the long silence.
+  EXPECT_EQ(on[3].endpointBy, "complete") << onOutput;
+  EXPECT_EQ(on[3].tMs + 180, off[3].tMs) << onOutput;
+  EXPECT_EQ(on[3].text, off[3].text) << onOutput;
+  const auto commandsOnly = finals(listenTo(dir_.file("turns.wav"), {"--set", "speech.endpoint-complete-ms=120",
+                                                                      "--set", "speech.semantic-endpoint-questions=false"}));
+  ASSERT_EQ(commandsOnly.size(), requests.size()) << output_;
+  EXPECT_EQ(commandsOnly[0].endpointBy, "complete") << output_;
+  EXPECT_EQ(commandsOnly[3].endpointBy, "silence") << output_;
+  EXPECT_EQ(commandsOnly[3].tMs, off[3].tMs) << output_;
 }
 
 TEST(ListenCli, ReportsUsageAndFileErrors) {

@@ -96,11 +96,35 @@ TEST_F(TurnRules, UnfinishedCommandsKeepTheLongSilence) {
   }
 }
 
-TEST_F(TurnRules, OpenQuestionsAndNoiseAreNotCommands) {
-  for (const char* text : {"what is the capital of france", "tell me a story about a dragon", "", "the of and",
-                           "why is the sky blue"}) {
+TEST_F(TurnRules, NoiseAndQuestionsStillBeingAskedKeepTheLongSilence) {
+  for (const char* text : {"", "the of and", "what is the capital of", "how much", "tell me something",
+                           "why do you", "tell me a story about", "what is the", "is it very", "how far is it",
+                           "can you tell me", "the moon is big", "explain how"}) {
     const TurnReading r = read(text);
-    EXPECT_EQ(r.state, TurnState::open) << text << ": " << r.why;
+    EXPECT_NE(r.state, TurnState::complete) << text << ": " << r.why;
+  }
+}
+
+TEST_F(TurnRules, WholeQuestionsEndTheirTurnLikeCommands) {
+  // Questions no intent answers, said whole: the cache's, the local model's or the cloud's.
+  const char* whole[] = {"what is the capital of france", "tell me a story about a dragon", "why is the sky blue",
+                         "who wrote hamlet", "how do volcanoes form", "explain how a rainbow forms",
+                         "is a tomato a fruit", "can dogs eat grapes", "which planet has the most moons",
+                         "describe the water cycle", "where do penguins live"};
+  for (const char* text : whole) {
+    const TurnReading r = read(text);
+    EXPECT_EQ(r.state, TurnState::complete) << text << ": " << r.why;
+    EXPECT_EQ(r.why, "a whole question") << text;
+    EXPECT_TRUE(sotto::speech::wholeQuestion(text)) << text;
+  }
+  // With questions left out (speech.semantic-endpoint-questions false), the same stay open; commands do not.
+  auto d = sotto::speech::UnderstandingTurnDetector::create(*understander_, 0.9f, false);
+  ASSERT_TRUE(d.ok());
+  for (const char* text : whole) EXPECT_EQ(d.value()->read(text).state, TurnState::open) << text;
+  EXPECT_EQ(d.value()->read("set a timer for ten minutes").state, TurnState::complete);
+  // Not a question: a statement, a greeting, two words.
+  for (const char* text : {"the moon is big", "hello there computer", "who wrote", "my name is sam"}) {
+    EXPECT_FALSE(sotto::speech::wholeQuestion(text)) << text;
   }
 }
 
