@@ -364,6 +364,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
       !u.anyOf(i, i + 1, {"phone", "card"})) {
     return true;
   }
+  // ... and with a dash: "Garage - 1 9 9 0", "Alarm – 4471" (a lock's code of 3 to 8 digits; not "Office - 2024").
+  if (u.anyOf(i + 1, i + 2, {"-", "–"}) && i + 2 < u.n && (u.tok[i + 2].allDigits || u.isNum(i + 2)) &&
+      u.anyOf(i, i + 1, {"garage", "door", "alarm", "gate", "lock", "padlock", "safe", "locker", "keypad", "lockbox",
+                         "keysafe", "keybox", "shed", "storage", "vault", "mailbox", "intercom", "buzzer"})) {
+    const std::size_t e = codeDigitsFrom(u, i + 2);
+    const std::size_t digits = e > i + 2 ? codeDigitCount(u, i + 2, e) : 0;
+    if (digits >= 3 && digits <= 8) return true;
+  }
+  // "Pass - kittycat1", "pass = hunter2".
+  if (w == "pass" && u.anyOf(i + 1, i + 2, {"-", "–", "="})) return true;
   // "Wi-Fi: HomeNet5G  Key: blue-otter-77".
   if (w == "key" && u.tok[i].colonAfter && u.anyOf(i > 4 ? i - 4 : 0, i, {"wifi", "wi-fi", "fi", "network", "ssid"})) {
     return true;
@@ -1032,6 +1042,23 @@ bool codeNamesNoSecret(const Utterance& u, std::size_t i) noexcept {
   return i > 0 && u.stem(i) == "code" && nonSecretCodeWord(u, i - 1);
 }
 
+// A login or a network given as name and secret: "Login: jsmith / Tr0ub4dor&3", "Wifi: HomeNet / bluefox88". The
+// secret is one token with a digit or a symbol in it, after the slash.
+void findLoginPairs(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i + 3 < u.n; ++i) {
+    if (!u.tok[i].colonAfter || !u.anyOf(i, i + 1, {"login", "wifi", "wi-fi", "network", "user", "username",
+                                                     "account", "email", "ssid", "router"})) {
+      continue;
+    }
+    if (!u.is(i + 2, "/")) continue;
+    const std::size_t v = i + 3;
+    bool other = false;
+    for (char ch : u.raw(v)) other |= !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'));
+    if (u.raw(v).size() < 4 || !other) continue;
+    c.add(v, v + 1, PiiType::pinOrPassword, prio::secret);
+  }
+}
+
 void findContextual(const Utterance& u, Candidates& c) noexcept {
   findBirthDates(u, c);
   findAccounts(u, c);
@@ -1040,6 +1067,7 @@ void findContextual(const Utterance& u, Candidates& c) noexcept {
   findCodesFor(u, c);
   findNamedAfter(u, c);
   findWordSecretsNamedAfter(u, c);
+  findLoginPairs(u, c);
 }
 
 }  // namespace sotto::privacy::detail

@@ -275,6 +275,14 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_EQ(found("the safe is 32 15 8"), (Spans{"PIN_OR_PASSWORD=32 15 8"}));
   EXPECT_TRUE(found("the safe is 40 pounds").empty());
   EXPECT_TRUE(found("the alarm is set to 7 am").empty());
+  // Typed: a lock's code after a dash, a pass after a dash, a login's or a network's secret after the slash.
+  EXPECT_EQ(found("Garage - 1 9 9 0"), (Spans{"PIN_OR_PASSWORD=1 9 9 0"}));
+  EXPECT_TRUE(found("Office - 2024 budget").empty());
+  EXPECT_TRUE(found("Garage - 2 cars").empty());
+  EXPECT_EQ(found("Pass - kittycat1"), (Spans{"PIN_OR_PASSWORD=kittycat1"}));
+  EXPECT_EQ(found("Wifi: HomeNet / bluefox88"), (Spans{"PIN_OR_PASSWORD=bluefox88"}));
+  EXPECT_TRUE(found("User: bob / admin").empty());
+  EXPECT_TRUE(found("Wifi: HomeNet / 5G").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
