@@ -323,6 +323,29 @@ bool heardPreposition(const Utterance& u, std::size_t i) noexcept {
          u.anyOf(i + 1, i + 2, {"the", "my", "our", "your", "his", "her", "their", "get", "a", "an"});
 }
 
+// Disfluencies between a secret's verb and its value: "the pin is um 4 4 1 2", "the code is, uh, you know,
+// 7 7 3 1", "my password is is sunshine99", "the pin is um let me think 2 5 2 5". A hedge ("like", "basically",
+// "well") only before a number: "the code is well hidden" says something about the code. Returns the first word
+// after them (s when none).
+std::size_t pastFillers(const Utterance& u, std::size_t s) noexcept {
+  for (int skipped = 0; skipped < 6 && s + 1 < u.n; ++skipped) {
+    const bool numberNext = u.tok[s + 1].hasDigit || (u.isNum(s + 1) && !u.is(s + 1, "oh"));
+    if (u.anyOf(s, s + 1, {"um", "uh", "er", "erm", "ah", "hmm", "hm", "uhm", "umm", "uhh", "mm", "eh"}) ||
+        (numberNext && u.anyOf(s, s + 1, {"like", "basically", "well", "actually", "literally", "probably"}))) {
+      ++s;
+    } else if ((u.is(s, "you") && u.is(s + 1, "know")) || (u.is(s, "i") && u.is(s + 1, "mean"))) {
+      s += 2;
+    } else if (u.is(s, "let") && u.is(s + 1, "me") && u.anyOf(s + 2, s + 3, {"think", "see", "remember", "check"})) {
+      s += 3;
+    } else if (u.anyOf(s, s + 1, {"is", "it's", "its", "was"})) {
+      ++s;  // the verb said again
+    } else {
+      break;
+    }
+  }
+  return s;
+}
+
 bool secretCue(const Utterance& u, std::size_t i) noexcept {
   // The stem: "my pin's 4412" ('s is "is" here, which findSecrets reads as the cue's verb); "PIN#8812" is "pin".
   std::string_view w = u.stem(i);
@@ -419,7 +442,7 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
                        u.is(i + 2, "be");
     if ((i == 0 || u.anyOf(i - 1, i, {"my", "the", "our", "your"})) &&
         (u.tok[i].possessive || u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"is", "was"}) || modal)) {
-      const std::size_t v = u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : modal ? i + 3 : i + 2;
+      const std::size_t v = pastFillers(u, u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : modal ? i + 3 : i + 2);
       if (v < u.n && (u.isNum(v) || u.tok[v].allDigits) &&
           !u.anyOf(0, u.n, {"zip", "postal", "postcode", "area", "country", "promo", "discount", "coupon", "error",
                             "sort", "tracking", "voucher", "referral", "gift", "product", "confirmation", "booking",
@@ -632,6 +655,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
       if (v == 0) continue;
       s = v;
     }
+    if (sawIs) s = pastFillers(u, s);
+    if (s >= u.n) continue;
     // "the door code is gonna be 4 4 9 9", "is going to be ...", "the pin is set to ...": the verb's rest.
     if (sawIs && u.anyOf(s, s + 1, {"gonna", "going", "set", "now", "changed"}) && s + 2 < u.n) {
       std::size_t v = s + 1;
@@ -681,7 +706,8 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     if (u.anyOf(s, s + 1, {"too", "so", "very", "not", "wrong", "incorrect", "expired", "weak", "strong", "invalid",
                            "correct", "right", "case", "required", "locked", "changed", "reset", "the", "a", "an",
                            "still", "different", "same", "missing", "blank", "empty", "written", "saved", "stored",
-                           "somewhere", "on", "in", "under"}) &&
+                           "somewhere", "on", "in", "under", "i", "we", "like", "really", "pretty", "quite",
+                           "kind", "sort", "kinda", "sorta"}) &&
         !u.isNum(s + 1) && !u.tok[s + 1 < u.n ? s + 1 : s].hasDigit) {
       // ... when the remark is short: "my password's correct horse battery staple" is a passphrase.
       std::size_t p = s;

@@ -283,6 +283,15 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_EQ(found("Wifi: HomeNet / bluefox88"), (Spans{"PIN_OR_PASSWORD=bluefox88"}));
   EXPECT_TRUE(found("User: bob / admin").empty());
   EXPECT_TRUE(found("Wifi: HomeNet / 5G").empty());
+  // Disfluencies between the verb and the value; a hedge only before a number.
+  EXPECT_EQ(found("the pin is um 4 4 1 2"), (Spans{"PIN_OR_PASSWORD=4 4 1 2"}));
+  EXPECT_EQ(found("the code is, um, 7 7 3 1"), (Spans{"PIN_OR_PASSWORD=7 7 3 1"}));
+  EXPECT_EQ(found("my password is is sunshine99"), (Spans{"PIN_OR_PASSWORD=sunshine99"}));
+  EXPECT_EQ(found("the pin is um let me think 2 5 2 5"), (Spans{"PIN_OR_PASSWORD=2 5 2 5"}));
+  EXPECT_EQ(found("so the door code is like 3 3 1 9"), (Spans{"PIN_OR_PASSWORD=3 3 1 9"}));
+  EXPECT_TRUE(found("the code is well hidden").empty());
+  EXPECT_TRUE(found("the code is um not working").empty());
+  EXPECT_TRUE(found("the password is um i forgot").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
