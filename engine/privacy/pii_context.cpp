@@ -351,8 +351,33 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
   std::string_view w = u.stem(i);
   if (w.size() > 1 && w.back() == '#') w.remove_suffix(1);
   for (std::string_view cue : {"password", "passcode", "passphrase", "pin", "pincode", "passwd", "pwd", "pw", "p/w",
-                               "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc", "puk"}) {
+                               "combination", "combo", "passkey", "otp", "cvv", "cvc", "cvv2", "csc", "puk",
+                               "p.i.n", "p.i.n.", "credentials"}) {
     if (w == cue) return true;
+  }
+  // Other names of a secret: "the magic word", "the access phrase", "the unlock pattern", "my personal
+  // identification number", "the code number", "the secret to get in".
+  if (w == "word" && u.anyOf(i - 1, i, {"magic"})) return true;
+  if (w == "phrase" && u.anyOf(i - 1, i, {"access", "magic", "secret", "security"})) return true;
+  if (w == "pattern" && u.anyOf(i - 1, i, {"unlock", "lock", "screen"}) && u.anyOf(i + 1, i + 2, {"is", "was"})) {
+    return true;
+  }
+  if (w == "number" && u.anyOf(i - 1, i, {"identification"}) && u.anyOf(i > 1 ? i - 2 : 0, i - 1, {"personal"})) {
+    return true;
+  }
+  if (w == "number" && u.anyOf(i - 1, i, {"code", "pin"}) && u.anyOf(i + 1, i + 2, {"is", "was"})) return true;
+  if ((w == "secret" || w == "number") && u.is(i + 1, "to") &&
+      ((u.is(i + 2, "get") && u.anyOf(i + 3, i + 4, {"in", "into"})) ||
+       (u.anyOf(i + 2, i + 3, {"open", "unlock", "disarm", "arm", "enter"}) && secretThing(u, i + 3, i + 6)))) {
+    return true;
+  }
+  // "our door's code is 1 1 0 9": the thing in the possessive.
+  if (w == "code" && i > 0 && u.tok[i - 1].possessive && u.anyOf(i + 1, i + 2, {"is", "was"}) && i + 2 < u.n &&
+      (u.tok[i + 2].allDigits || u.isNum(i + 2))) {
+    for (std::string_view thing : {"door", "gate", "garage", "alarm", "safe", "locker", "lockbox", "shed", "house",
+                                   "building", "apartment", "flat", "office", "keypad", "padlock", "lock"}) {
+      if (u.stem(i - 1) == thing) return true;
+    }
   }
   // "pass: gr33nL1ght", "my secret word is ...", "my security answer is ...".
   if (w == "pass" && u.tok[i].colonAfter) return true;

@@ -292,6 +292,18 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_TRUE(found("the code is well hidden").empty());
   EXPECT_TRUE(found("the code is um not working").empty());
   EXPECT_TRUE(found("the password is um i forgot").empty());
+  // Other names of a secret.
+  EXPECT_EQ(found("the magic word is abracadabra"), (Spans{"PIN_OR_PASSWORD=abracadabra"}));
+  EXPECT_EQ(found("my p.i.n. is 4 4 1 2"), (Spans{"PIN_OR_PASSWORD=4 4 1 2"}));
+  EXPECT_EQ(found("the access phrase is open sesame"), (Spans{"PIN_OR_PASSWORD=open sesame"}));
+  EXPECT_EQ(found("the unlock pattern is 1 5 9 8"), (Spans{"PIN_OR_PASSWORD=1 5 9 8"}));
+  EXPECT_EQ(found("my personal identification number is 3 0 3 0"), (Spans{"PIN_OR_PASSWORD=3 0 3 0"}));
+  EXPECT_EQ(found("the code number is 6 6 1 2"), (Spans{"PIN_OR_PASSWORD=6 6 1 2"}));
+  EXPECT_EQ(found("our door's code is 1 1 0 9"), (Spans{"PIN_OR_PASSWORD=1 1 0 9"}));
+  EXPECT_EQ(found("the number to disarm the alarm is 7 0 7 0"), (Spans{"PIN_OR_PASSWORD=7 0 7 0"}));
+  EXPECT_EQ(found("the secret to get in is bananas"), (Spans{"PIN_OR_PASSWORD=bananas"}));
+  EXPECT_TRUE(found("the secret to a good cake is butter").empty());
+  EXPECT_TRUE(found("my credentials are in the drawer").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
