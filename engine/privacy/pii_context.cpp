@@ -814,18 +814,40 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
 void findEnteredCodes(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i + 3 < u.n; ++i) {
     if (!u.anyOf(i, i + 1, {"use", "enter", "punch", "key", "type", "dial", "press", "typed", "entered", "punched",
-                            "keyed", "tried"})) {
+                            "keyed", "tried", "put", "need", "needs"})) {
       continue;
     }
     std::size_t s = i + 1;
     if (u.is(s, "in")) ++s;
-    const std::size_t e = codeDigitsFrom(u, s);
+    else if (u.is(i, "put")) continue;  // "put in 9 2 9 2", not "put 4 chairs"
+    // The purpose said first: "to open the garage type 6 1 6 1", "if the alarm goes off put in 9 2 9 2", "to log
+    // in use Pepper!88".
+    const std::size_t from = i > 7 ? i - 7 : 0;
+    const bool purposeFirst = u.anyOf(from, i, {"to", "if", "when"}) &&
+                              (secretThing(u, from, i) || u.anyOf(from, i, {"log", "sign", "login", "signin"}));
+    std::size_t e = codeDigitsFrom(u, s);
+    if (e <= s && purposeFirst && s < u.n && u.raw(s).size() >= 6 && u.tok[s].hasDigit && !u.tok[s].allDigits) {
+      e = s + 1;  // a typed password
+    }
     if (e <= s) continue;
+    // A code is 3 to 8 digits, and one dialled is no phone number: "if the door won't open dial 555 0100".
+    if (purposeFirst && (u.tok[s].allDigits || u.isNum(s))) {
+      const std::size_t digits = codeDigitCount(u, s, e);
+      if (digits < 3 || digits > (u.is(i, "dial") ? 6u : 8u)) continue;
+    }
     // "... for the keypad", "... into the keypad", or what it was entered on said after: "i typed 8 8 2 3 but the
     // pin pad beeped".
-    bool named = (u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"}) && secretThing(u, e + 1, e + 4)) ||
-                 // "use 4471 to get in", "enter 1 9 8 4 to open up".
-                 (u.is(e, "to") && u.anyOf(e + 1, e + 2, {"get", "open", "unlock", "disarm", "enter", "come"}));
+    bool named = purposeFirst ||
+                 (u.anyOf(e, e + 1, {"for", "on", "at", "to", "into", "in"}) &&
+                  (secretThing(u, e + 1, e + 4) ||
+                   u.anyOf(e + 1, e + 3, {"pins", "pin", "passwords", "password", "passcodes", "passcode"})));
+    // "use 4471 to get in", "enter 1 9 8 4 to open up", "press 1 2 1 2 then enter to open the safe".
+    for (std::size_t k = e; k < e + 4 && k < u.n && !named; ++k) {
+      // What is needed to open something is a code only when a lock is named: not "we need 1500 to open the account".
+      named = u.is(k, "to") && u.anyOf(k + 1, k + 2, {"get", "open", "unlock", "disarm", "enter", "come"}) &&
+              (!u.anyOf(i, i + 1, {"need", "needs"}) || secretThing(u, k + 2, k + 6));
+      if (k > e && !u.anyOf(k, k + 1, {"then", "and", "enter", "hash", "pound", "star", "to"})) break;
+    }
     // "i typed 2 4 1 1 but the door wouldn't open": a door entered on, said after, once the number is no count.
     for (std::size_t k = e; k < u.n && k < e + 5 && !named; ++k) {
       named = !u.anyOf(i, i + 1, {"use", "dial", "press", "key", "type", "enter"}) &&
@@ -991,6 +1013,18 @@ void findNamedAfter(const Utterance& u, Candidates& c) noexcept {
     // The naming words: "is my (santander) account number", "that's the pin", "opens the lockbox".
     std::size_t k = e;
     const bool copula = u.anyOf(k, k + 1, {"is", "was", "that's", "thats", "it's", "are", "as"});
+    // "5 5 9 1 gets you into the building", "4471 lets you in".
+    const bool letsIn = digits >= 4 && u.anyOf(k, k + 1, {"gets", "lets", "got", "let"}) &&
+                        u.anyOf(k + 1, k + 2, {"you", "me", "us", "them", "people"}) &&
+                        ((u.anyOf(k + 2, k + 3, {"in", "inside", "through"}) &&
+                          (k + 3 >= u.n || u.tok[k + 2].stopAfter || u.tok[k + 2].commaAfter ||
+                           secretThing(u, k + 3, k + 6))) ||
+                         (u.is(k + 2, "into") && secretThing(u, k + 3, k + 6)));
+    if (letsIn) {
+      c.add(s, e, PiiType::pinOrPassword, prio::secret);
+      i = e - 1;
+      continue;
+    }
     const bool opens = u.anyOf(k, k + 1, {"opens", "unlocks", "disarms", "unlocked", "opened"});
     // The secret named in apposition: "make 0 9 1 1 the new alarm code", "change it to 8 1 8 1, the door code i
     // mean" (a secret only: "i paid 4000 the account fee" names no account).

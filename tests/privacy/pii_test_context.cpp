@@ -304,6 +304,16 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_EQ(found("the secret to get in is bananas"), (Spans{"PIN_OR_PASSWORD=bananas"}));
   EXPECT_TRUE(found("the secret to a good cake is butter").empty());
   EXPECT_TRUE(found("my credentials are in the drawer").empty());
+  // Codes entered: the purpose said first, a key pressed after, what gets you in.
+  EXPECT_EQ(found("to open the garage type 6 1 6 1"), (Spans{"PIN_OR_PASSWORD=6 1 6 1"}));
+  EXPECT_EQ(found("if the alarm goes off put in 9 2 9 2"), (Spans{"PIN_OR_PASSWORD=9 2 9 2"}));
+  EXPECT_EQ(found("press 1 2 1 2 then enter to open the safe"), (Spans{"PIN_OR_PASSWORD=1 2 1 2"}));
+  EXPECT_EQ(found("you'll need 7 3 7 3 to get into the building"), (Spans{"PIN_OR_PASSWORD=7 3 7 3"}));
+  EXPECT_EQ(found("5 5 9 1 gets you into the building"), (Spans{"PIN_OR_PASSWORD=5 5 9 1"}));
+  EXPECT_EQ(found("i always use 1 9 8 8 for pins"), (Spans{"PIN_OR_PASSWORD=1 9 8 8"}));
+  EXPECT_TRUE(found("we need 1500 to open the account").empty());
+  EXPECT_TRUE(found("1999 got me into trouble").empty());
+  EXPECT_TRUE(found("put in 250 grams of flour").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
