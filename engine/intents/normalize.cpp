@@ -291,6 +291,29 @@ void normalizeUtterance(std::string_view input, Utterance& out, const WordSet* v
       tok[1] = "is";
     }
   }
+  // Compounds recognizers write as two words, both of them words of their own: "go on line" is "go online", not
+  // an unknown word pair the understanding may read as its opposite ("offline": measured, a flite voice's "go
+  // online" heard as "go on line" turned offline mode on).
+  struct Split {
+    std::string_view first, second, joined;
+  };
+  static constexpr Split kSplit[] = {{"on", "line", "online"}, {"off", "line", "offline"}, {"wi", "fi", "wifi"},
+                                     {"to", "morrow", "tomorrow"}};
+  // Only where the compound ends the request or a word that qualifies it follows ("go on line", "on line mode"):
+  // "wait on line two" keeps its words.
+  auto ends = [&](size_t at) {
+    return at >= n || tok[at] == "mode" || tok[at] == "now" || tok[at] == "again" || tok[at] == "please" ||
+           tok[at] == "password" || tok[at] == "network";
+  };
+  for (size_t i = 0; i + 1 < n; ++i) {
+    for (const Split& sp : kSplit) {
+      if (tok[i] == sp.first && tok[i + 1] == sp.second && ends(i + 2)) {
+        tok[i] = sp.joined;
+        eraseAt(i + 1, 1);
+        break;
+      }
+    }
+  }
   // Split words: "time er" -> "timer" when only the joined form is a known word.
   if (vocabulary != nullptr) {
     for (size_t i = 0; i + 1 < n; ++i) {

@@ -52,7 +52,8 @@ struct Utterance {
 //  - fillers dropped: leading um/uh/oh/hey/okay/ok/so/well/hi/alright, "um"/"erm"/"hmm"/"please" anywhere,
 //    trailing "thanks"/"thank you"; request frames at the start ("can you", "could you please", "i want you to")
 //  - a leading "was" is "what is" (how recognizers hear "what's")
-//  - split words re-joined when vocabulary knows the joined form and not the fragment ("time er" -> "timer")
+//  - split words re-joined when vocabulary knows the joined form and not the fragment ("time er" -> "timer"), and
+//    compounds recognizers split into two words ("on line" -> "online", "off line", "wi fi", "to morrow")
 // Any thread; no allocation.
 void normalizeUtterance(std::string_view input, Utterance& out, const WordSet* vocabulary = nullptr) noexcept;
 

@@ -65,6 +65,15 @@ TEST_F(MatcherTest, TimerSlots) {
   EXPECT_EQ(run("cancel egg time er"), "timer.cancel name=egg");  // split word re-joined
 }
 
+TEST_F(MatcherTest, CompoundsARecognizerSplitAreRejoined) {
+  // "go online" heard as "go on line" had read as offline mode: the opposite action.
+  EXPECT_EQ(run("go on line"), "privacy.online");
+  EXPECT_EQ(run("go off line"), "privacy.offline");
+  EXPECT_EQ(run("switch to off line mode"), "privacy.offline");
+  EXPECT_EQ(run("what's the weather to morrow"), "weather.query day=tomorrow");
+  EXPECT_NE(run("wait on line two"), "privacy.online");
+}
+
 TEST_F(MatcherTest, VolumeInPercentAndStatementsAboutTheWeather) {
   EXPECT_EQ(run("set the volume to fifty percent"), "volume.set level=5");  // the nearest tenth
   EXPECT_EQ(run("put the volume at 30%"), "volume.set level=3");
