@@ -84,6 +84,7 @@ void Endpointer::arm(uint64_t nowMs, bool voicedNow, uint32_t startWithinMs) noe
   voicedRun_ = 0;
   inheritedRun_ = voicedNow;
   judge_ = judged_ = false;
+  pendingCompleteMs_ = 0;
 }
 
 bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
@@ -107,6 +108,12 @@ bool Endpointer::frame(bool voiced, uint64_t nowMs) noexcept {
   if (state_ == State::speaking && voiced) {
     speechEndMs_ = nowMs;
     judged_ = false;
+    pendingCompleteMs_ = 0;
+  }
+  if (state_ == State::speaking && pendingCompleteMs_ > 0 && nowMs - speechEndMs_ >= pendingCompleteMs_) {
+    state_ = State::ended;
+    reason_ = Reason::complete;
+    return true;
   }
   if (state_ == State::speaking && nowMs - speechEndMs_ >= silenceMs_) {
     state_ = State::ended;

@@ -82,6 +82,9 @@ class Endpointer {
     reason_ = Reason::complete;
     judge_ = false;
   }
+  // Ends it, with reason complete, once the trailing silence reaches silenceMs, unless voice comes back first (a
+  // whole command that may yet go on: "stop" of "stop the timer").
+  void endCompleteAt(uint32_t silenceMs) noexcept { pendingCompleteMs_ = silenceMs; }
 
   State state() const noexcept { return state_; }
   Reason reason() const noexcept { return reason_; }
@@ -95,6 +98,7 @@ class Endpointer {
   Reason reason_ = Reason::none;
   uint64_t armedMs_ = 0, speechEndMs_ = 0;
   uint32_t startWithinMs_ = 0;
+  uint32_t pendingCompleteMs_ = 0;  // endCompleteAt()'s silence; 0 none
   uint32_t voicedRun_ = 0;
   bool inheritedRun_ = false;
 };

@@ -157,7 +157,9 @@ bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t 
   if (asr_->refreshPartial()) events.onPartial(asr_->partial(), audioMs());
   if (turn_ != nullptr) {
     lastTurn_ = turn_->read(asr_->partial());
-    if (lastTurn_.state == TurnState::complete) {
+    if (lastTurn_.state == TurnState::complete && lastTurn_.mayGoOn) {
+      endpointer_.endCompleteAt(oneWordCompleteMs_);
+    } else if (lastTurn_.state == TurnState::complete) {
       endpointer_.endComplete();
       finishUtterance(audioMs(), events);
       return true;

@@ -120,6 +120,7 @@ class Listener {
   Listener(const ListenerConfig& config)
       : endpointer_(config.endpointSilenceMs, config.maxUtteranceMs,
                     config.semanticEndpoint || config.stablePartials ? config.endpointCompleteMs : 0),
+        oneWordCompleteMs_((config.endpointCompleteMs + config.endpointSilenceMs) / 2),
         stablePartials_(config.stablePartials) {}
   void frame(ListenerEvents& events) noexcept;
   void wake(ListenerEvents& events) noexcept;
@@ -135,6 +136,8 @@ class Listener {
   std::string stopDegraded_;
   std::unique_ptr<Recognizer> asr_;
   Endpointer endpointer_;
+  // A one-word whole command's silence (TurnReading::mayGoOn): halfway between the short and the long one.
+  uint32_t oneWordCompleteMs_ = 0;
   std::unique_ptr<TurnDetector> ownTurn_;
   TurnDetector* turn_ = nullptr;  // null: no semantic endpointing
   bool stablePartials_ = false;

@@ -158,6 +158,10 @@ TurnReading UnderstandingTurnDetector::read(std::string_view transcript) noexcep
   }
   r.state = TurnState::complete;
   r.why = "a confident command with every required slot";
+  // One word: the start of many longer commands ("stop the timer", "cancel my alarm", "pause the music").
+  const size_t first = transcript.find_first_not_of(' ');
+  const size_t gap = transcript.find(' ', first);
+  r.mayGoOn = gap == std::string_view::npos || transcript.find_first_not_of(' ', gap) == std::string_view::npos;
   return r;
 }
 

@@ -23,6 +23,9 @@ struct TurnReading {
   int intent = -1;           // catalogue intent understood, -1 none
   float confidence = 0.0f;   // of that intent
   std::string_view why = "";  // static text: what decided (tests, diagnostics)
+  // complete, but one word that longer commands begin with ("stop" of "stop the timer", "pause" of "pause the
+  // music"): the turn ends after a somewhat longer silence, so a stop consonant's closure does not cut it.
+  bool mayGoOn = false;
 };
 
 // The transcript's own signs that more is coming, whatever it means: a trailing connective or preposition ("and",

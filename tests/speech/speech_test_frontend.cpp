@@ -253,6 +253,32 @@ TEST(Endpointer, OffersEachPauseOnceAtTheCompleteCommandsSilence) {
   EXPECT_EQ(feed(e, false, 50, t), 0u) << "an utterance ended by endComplete() does not end again";
 }
 
+TEST(Endpointer, AWholeCommandThatMayGoOnEndsAtItsLongerSilenceUnlessVoiceComesBack) {
+  Endpointer e(300, 10000, 120);
+  uint64_t t = 0;
+  bool ended = false;
+  e.arm(t, false);
+  EXPECT_EQ(feed(e, true, 30, t), 0u);
+  uint64_t speechEnd = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), speechEnd + 120);
+  e.endCompleteAt(210);  // "stop": whole, but "stop the timer" may follow
+  EXPECT_EQ(feed(e, false, 50, t), speechEnd + 210);
+  EXPECT_EQ(e.reason(), Endpointer::Reason::complete);
+  // Voice comes back before it (the closure of "stop [] the timer"): the pause is forgotten, the next one offered.
+  e.arm(t, false);
+  EXPECT_EQ(feed(e, true, 30, t), 0u);
+  speechEnd = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), speechEnd + 120);
+  e.endCompleteAt(210);
+  EXPECT_EQ(feed(e, false, 2, t), 0u);
+  EXPECT_EQ(feed(e, true, 20, t), 0u);
+  speechEnd = t;
+  EXPECT_EQ(pauseOffered(e, 50, t, ended), speechEnd + 120);
+  EXPECT_FALSE(ended);
+  EXPECT_EQ(feed(e, false, 50, t), speechEnd + 300) << "no whole command said this time: the long silence";
+  EXPECT_EQ(e.reason(), Endpointer::Reason::silence);
+}
+
 TEST(Endpointer, NoPauseOfferedWithoutAShorterCompleteSilence) {
   for (const uint32_t complete : {0u, 300u, 500u}) {
     Endpointer e(300, 10000, complete);

@@ -85,6 +85,20 @@ TEST_F(TurnRules, ConfidentCommandsWithEveryRequiredSlotAreComplete) {
   }
 }
 
+TEST_F(TurnRules, OneWordCommandsMayGoOn) {
+  for (const char* text : {"stop", "louder", " pause "}) {
+    const TurnReading r = read(text);
+    if (r.state != TurnState::complete) continue;  // not a command this catalogue holds whole
+    EXPECT_TRUE(r.mayGoOn) << text;
+  }
+  EXPECT_EQ(read("stop").state, TurnState::complete);
+  for (const char* text : {"stop the timer", "set a timer for ten minutes", "turn the volume up"}) {
+    const TurnReading r = read(text);
+    EXPECT_EQ(r.state, TurnState::complete) << text;
+    EXPECT_FALSE(r.mayGoOn) << text;
+  }
+}
+
 TEST_F(TurnRules, UnfinishedCommandsKeepTheLongSilence) {
   // Each unfinished form: a number still being spoken, a trailing "and" / "to" / "for", a required slot missing,
   // an hour whose minutes may follow.
