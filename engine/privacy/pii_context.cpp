@@ -371,6 +371,16 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
        (u.anyOf(i + 2, i + 3, {"open", "unlock", "disarm", "arm", "enter"}) && secretThing(u, i + 3, i + 6)))) {
     return true;
   }
+  // "... and the new one is 6 6 7 7", "the guest one is greenfield": "one" for a secret named before it.
+  if (w == "one" && i > 1 && u.anyOf(i - 1, i, {"new", "old", "guest", "other", "second", "current", "previous",
+                                                 "personal", "backup", "work", "spare", "home"}) &&
+      u.anyOf(i + 1, i + 2, {"is", "was", "it's"})) {
+    for (std::size_t k = 0; k + 1 < i; ++k) {
+      if (u.anyOf(k, k + 1, {"password", "passcode", "pin", "code", "combination", "passphrase", "passkey"})) {
+        return true;
+      }
+    }
+  }
   // "our door's code is 1 1 0 9": the thing in the possessive.
   if (w == "code" && i > 0 && u.tok[i - 1].possessive && u.anyOf(i + 1, i + 2, {"is", "was"}) && i + 2 < u.n &&
       (u.tok[i + 2].allDigits || u.isNum(i + 2))) {
@@ -465,7 +475,12 @@ bool secretCue(const Utterance& u, std::size_t i) noexcept {
     // "the code should be 4471", "our code will be ...": a modal before "be".
     const bool modal = u.anyOf(i + 1, i + 2, {"should", "will", "would", "might", "must", "could", "may"}) &&
                        u.is(i + 2, "be");
-    if ((i == 0 || u.anyOf(i - 1, i, {"my", "the", "our", "your"})) &&
+    // "the old code was 4 4 5 5", "our new code is ...": a code's age or role between the owner and the noun.
+    const bool owned = i == 0 || u.anyOf(i - 1, i, {"my", "the", "our", "your"}) ||
+                       (i > 1 && u.anyOf(i - 1, i, {"old", "new", "current", "previous", "temporary", "temp",
+                                                    "backup", "guest", "spare", "usual"}) &&
+                        u.anyOf(i - 2, i - 1, {"my", "the", "our", "your"}));
+    if (owned &&
         (u.tok[i].possessive || u.tok[i].colonAfter || u.anyOf(i + 1, i + 2, {"is", "was"}) || modal)) {
       const std::size_t v = pastFillers(u, u.tok[i].possessive || u.tok[i].colonAfter ? i + 1 : modal ? i + 3 : i + 2);
       if (v < u.n && (u.isNum(v) || u.tok[v].allDigits) &&
@@ -1127,6 +1142,74 @@ bool codeNamesNoSecret(const Utterance& u, std::size_t i) noexcept {
   return i > 0 && u.stem(i) == "code" && nonSecretCodeWord(u, i - 1);
 }
 
+// A lock's number said as the lock's: "the garage is 5 6 7 8", "front door is 4 4 1 2", "the alarm's 5 5 8 0"
+// (4 to 8 digits, no unit or time after: not "the garage is 2000 square feet", "the alarm is 6 30 am"). And a
+// secret continued after one was named: "the pin for my visa is 1111 and for the mastercard 2222", "the gate is
+// 2 2 4 1 and the shed 9 9 0 1".
+bool lockNoun(const Utterance& u, std::size_t i) noexcept {
+  return u.anyOf(i, i + 1, {"garage", "door", "alarm", "gate", "shed", "safe", "locker", "lockbox", "keypad",
+                            "padlock", "vault", "mailbox", "keysafe", "keybox", "intercom", "buzzer"}) ||
+         (u.tok[i].possessive && (u.stem(i) == "garage" || u.stem(i) == "door" || u.stem(i) == "alarm" ||
+                                  u.stem(i) == "gate" || u.stem(i) == "shed" || u.stem(i) == "safe"));
+}
+
+std::size_t lockCodeAt(const Utterance& u, std::size_t v) noexcept {
+  if (v >= u.n || !(u.tok[v].allDigits || (u.isNum(v) && !u.is(v, "oh")))) return v;
+  const std::size_t e = codeDigitsFrom(u, v);
+  if (e <= v) return v;
+  const std::size_t digits = codeDigitCount(u, v, e);
+  // A round figure or a price is no code: "the garage was 3000", "i paid 1200 and ...".
+  const std::string_view w = u.raw(v);
+  const bool round = e == v + 1 && w.size() >= 3 && w.substr(w.size() - 2) == "00";
+  // ... nor a year after "was": "the alarm was 2019".
+  const bool year = e == v + 1 && w.size() == 4 && v > 0 && u.is(v - 1, "was") && (w.starts_with("19") || w.starts_with("20"));
+  if (round || year || u.anyOf(0, u.n, {"paid", "cost", "costs", "price", "spent", "worth", "sold", "bought", "pay", "owe"}) ||
+      digits < 4 || digits > 8 || u.has(e, lex::unit) ||
+      u.anyOf(e, e + 1, {"am", "pm", "o'clock", "oclock", "minutes", "minute", "hours", "hour", "seconds", "days",
+                         "dollars", "pounds", "euros", "years", "feet", "foot", "meters", "metres", "miles", "square",
+                         "percent", "times", "people", "cars", "degrees"})) {
+    return v;
+  }
+  return e;
+}
+
+void findLockNumbers(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    if (!lockNoun(u, i)) continue;
+    std::size_t v = i + 1;
+    if (!u.tok[i].possessive) {
+      if (!u.anyOf(v, v + 1, {"is", "was", "it's"})) continue;
+      ++v;
+    }
+    const std::size_t e = lockCodeAt(u, v);
+    if (e > v && !c.covered(v, e)) c.add(v, e, PiiType::pinOrPassword, prio::secret);
+  }
+  // Continued: an "and" after a secret found, then a lock or card named and a code (no verb needed).
+  bool named = false;
+  for (std::size_t k = 0; k < c.n && !named; ++k) named = c.c[k].type == PiiType::pinOrPassword;
+  if (!named) return;
+  for (std::size_t i = 0; i + 2 < u.n; ++i) {
+    if (!u.is(i, "and") || !c.covered(0, i)) continue;
+    std::size_t k = i + 1;
+    if (u.is(k, "for")) ++k;
+    if (u.anyOf(k, k + 1, {"the", "my", "our", "his", "her", "their"})) ++k;
+    bool thing = false;
+    for (std::size_t w = k; w < k + 3 && w < u.n; ++w) {
+      if (u.tok[w].allDigits || u.isNum(w)) {
+        k = w;
+        break;
+      }
+      thing |= lockNoun(u, w) || secretThing(u, w, w + 1) ||
+               u.anyOf(w, w + 1, {"mastercard", "visa", "amex", "debit", "credit", "card"});
+      k = w + 1;
+    }
+    if (!thing) continue;
+    if (u.anyOf(k, k + 1, {"is", "was", "it's"})) ++k;
+    const std::size_t e = lockCodeAt(u, k);
+    if (e > k && !c.covered(k, e)) c.add(k, e, PiiType::pinOrPassword, prio::secret);
+  }
+}
+
 // A login or a network given as name and secret: "Login: jsmith / Tr0ub4dor&3", "Wifi: HomeNet / bluefox88". The
 // secret is one token with a digit or a symbol in it, after the slash.
 void findLoginPairs(const Utterance& u, Candidates& c) noexcept {
@@ -1153,6 +1236,7 @@ void findContextual(const Utterance& u, Candidates& c) noexcept {
   findNamedAfter(u, c);
   findWordSecretsNamedAfter(u, c);
   findLoginPairs(u, c);
+  findLockNumbers(u, c);
 }
 
 }  // namespace sotto::privacy::detail

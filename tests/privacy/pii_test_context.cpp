@@ -314,6 +314,21 @@ TEST(PiiSecret, AskedAndAnsweredPassLoginsAndHeardForms) {
   EXPECT_TRUE(found("we need 1500 to open the account").empty());
   EXPECT_TRUE(found("1999 got me into trouble").empty());
   EXPECT_TRUE(found("put in 250 grams of flour").empty());
+  // A lock's number said as the lock's; a secret continued after one was named; "one" for a secret named before.
+  EXPECT_EQ(found("the garage is 5 6 7 8"), (Spans{"PIN_OR_PASSWORD=5 6 7 8"}));
+  EXPECT_EQ(found("the alarm's 5 5 8 0"), (Spans{"PIN_OR_PASSWORD=5 5 8 0"}));
+  EXPECT_EQ(found("the gate is 2 2 4 1 and the shed is 9 9 0 1"),
+            (Spans{"PIN_OR_PASSWORD=2 2 4 1", "PIN_OR_PASSWORD=9 9 0 1"}));
+  EXPECT_EQ(found("the pin for my visa is 1111 and for the mastercard 2222"),
+            (Spans{"PIN_OR_PASSWORD=1111", "PIN_OR_PASSWORD=2222"}));
+  EXPECT_EQ(found("the old code was 4 4 5 5 and the new one is 6 6 7 7"),
+            (Spans{"PIN_OR_PASSWORD=4 4 5 5", "PIN_OR_PASSWORD=6 6 7 7"}));
+  EXPECT_EQ(found("the wifi password is bluesky and the guest one is greenfield"),
+            (Spans{"PIN_OR_PASSWORD=bluesky", "PIN_OR_PASSWORD=greenfield"}));
+  EXPECT_TRUE(found("the garage is 2000 square feet").empty());
+  EXPECT_TRUE(found("i paid 1200 and the garage was 3000").empty());
+  EXPECT_TRUE(found("the alarm is 6 30 am").empty());
+  EXPECT_TRUE(found("the gate is 12").empty());
 }
 
 TEST(PiiHealth, AboutAPerson) {
