@@ -14,7 +14,6 @@ namespace {
 
 constexpr int kResamplerQuality = 3;  // the reference only has to model the echo, not sound good: cheap is right
 constexpr uint32_t kSlackSamples = 32;  // resampled periods vary by a sample or two around the average
-constexpr uint64_t kNothingPlayed = uint64_t{1} << 62;  // quiet "forever": no echo before the first sound played
 
 void bump(std::atomic<uint64_t>& c, uint64_t n) noexcept {
   c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
@@ -41,8 +40,6 @@ Result<std::unique_ptr<EchoCanceller>> EchoCanceller::create(const EchoConfig& c
   if (c.residualSuppressDb > 0 || c.residualSuppressActiveDb > 0) return bad("suppression must be <= 0 dB");
   std::unique_ptr<EchoCanceller> e(new EchoCanceller());
   e->frameSamples_ = c.captureFrames;
-  e->tailSamples_ = static_cast<uint32_t>(uint64_t{c.tailMs} * c.captureRateHz / 1000);
-  e->quietSamples_ = kNothingPlayed;
   e->delaySamples_ = static_cast<uint32_t>(uint64_t{c.delayMs} * c.captureRateHz / 1000);
   const int tail = static_cast<int>(uint64_t{c.tailMs} * c.captureRateHz / 1000);
   e->echo_ = speex_echo_state_init(static_cast<int>(c.captureFrames), tail);
@@ -127,17 +124,6 @@ void EchoCanceller::process(std::span<int16_t> mic) noexcept {
     std::fill(ref_.begin() + static_cast<std::ptrdiff_t>(got), ref_.end(), int16_t{0});
     bump(underflows_, 1);
   }
-  // The filter can only subtract what was played within its tail: once the reference has been silent that long
-  // there is no echo it could model, and the microphone passes unchanged (the speex path still filters it: DC
-  // notch, the residual suppressor's spectral gains), so a request said while the device is quiet reaches the
-  // recognizer as `sotto listen` hears the same file. The filter keeps what it learned of the room.
-  const bool quiet = std::all_of(ref_.begin(), ref_.end(), [](int16_t v) { return v == 0; });
-  quietSamples_ = quiet ? std::min<uint64_t>(quietSamples_ + ref_.size(), kNothingPlayed) : 0;
-  if (quietSamples_ > uint64_t{tailSamples_} + frameSamples_) {
-    bump(frames_, 1);
-    bump(bypassed_, 1);
-    return;
-  }
   speex_echo_cancellation(echo_, mic.data(), ref_.data(), out_.data());
   // The residual the linear filter left, estimated by the echo state, is suppressed spectrally.
   if (residual_ != nullptr) speex_preprocess_run(residual_, out_.data());
@@ -151,12 +137,11 @@ void EchoCanceller::reset() noexcept {
   while (reference_.read(ref_) > 0) {
   }
   prefill();
-  quietSamples_ = kNothingPlayed;
 }
 
 EchoCounters EchoCanceller::counters() const noexcept {
   return EchoCounters{frames_.load(std::memory_order_relaxed), underflows_.load(std::memory_order_relaxed),
-                      dropped_.load(std::memory_order_relaxed), bypassed_.load(std::memory_order_relaxed)};
+                      dropped_.load(std::memory_order_relaxed)};
 }
 
 }  // namespace sotto::speech

@@ -37,7 +37,6 @@ struct EchoCounters {
   uint64_t frames = 0;              // capture periods cancelled
   uint64_t referenceUnderflows = 0; // periods whose reference was short (padded with silence)
   uint64_t referenceDropped = 0;    // reference samples dropped because the delay line was full
-  uint64_t bypassed = 0;            // of `frames`, periods passed unchanged: nothing played within the tail
 };
 
 // Threads: create() on the control thread (allocates everything); played(), process() and reset() on one thread,
@@ -76,10 +75,9 @@ class EchoCanceller {
   SpeexResamplerState_* resampler_ = nullptr;  // null when both rates are equal
   pipeline::SpscRing<int16_t> reference_;      // producer and consumer: the audio thread (a delay line)
   std::vector<int16_t> resampled_, ref_, out_;
-  uint32_t frameSamples_ = 0, delaySamples_ = 0, tailSamples_ = 0;
-  uint64_t quietSamples_ = 0;  // reference samples in a row, up to the current period, that were silence
+  uint32_t frameSamples_ = 0, delaySamples_ = 0;
   // Single writer (the audio thread): plain load+store, readable from any thread.
-  std::atomic<uint64_t> frames_{0}, underflows_{0}, dropped_{0}, bypassed_{0};
+  std::atomic<uint64_t> frames_{0}, underflows_{0}, dropped_{0};
 };
 
 }  // namespace sotto::speech
