@@ -132,7 +132,7 @@ constexpr auto kSettings = std::to_array<Setting>({
                 "said whole (speech.semantic-endpoint-questions), keep speech.endpoint-silence-ms. Needs the intent catalogue (the recognizer's understanding)."),
     boolSetting("speech.semantic-endpoint-questions", "true", SOTTO_FIELD(semanticEndpointQuestions),
                 "With speech.semantic-endpoint: a question said whole (\"what is the capital of france\": opened "
-                "by a question word, an auxiliary or tell/explain/describe, three words or more, not ending on "
+                "by a question word, an auxiliary or tell/explain/describe, four words or more, not ending on "
                 "\"how much\", \"tell me\", a trailing \"of\" or a number still being spoken) also ends its turn "
                 "after speech.endpoint-complete-ms; false = only whole commands do."),
     unsignedSetting("speech.endpoint-complete-ms", "120", "ms", 50, 5000, SOTTO_FIELD(endpointCompleteMs),

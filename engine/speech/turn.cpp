@@ -101,7 +101,9 @@ bool wholeQuestion(std::string_view text) noexcept {
     if (words++ == 0) first = text.substr(at, end - at);
     at = end;
   }
-  if (words < 3 || !oneOf(first, kQuestionOpeners)) return false;
+  // Four words at least: a noisy partial reads as a short question too often ("what could capital", heard in pink
+  // noise for "what is the capital of france", ended the turn at its first pause).
+  if (words < 4 || !oneOf(first, kQuestionOpeners)) return false;
   std::string_view last, before;
   lastWords(text, last, before);
   return last.size() >= 2 && !oneOf(last, kQuestionDangles) && unfinishedTail(text).empty();

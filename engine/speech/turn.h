@@ -34,7 +34,7 @@ struct TurnReading {
 // Any thread; no allocation.
 std::string_view unfinishedTail(std::string_view text) noexcept;
 
-// A question or a request for an answer said whole: at least three words, opened by a question word, an auxiliary
+// A question or a request for an answer said whole: at least four words, opened by a question word, an auxiliary
 // or "tell"/"explain"/"describe"/"define", ending neither in a word that leaves its complement unsaid ("how much",
 // "why do you", "tell me something") nor in an unfinished tail. Any thread; no allocation.
 bool wholeQuestion(std::string_view text) noexcept;
