@@ -602,7 +602,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
     if (!sawIs && asked < u.n && u.tok[asked].stopAfter && questionMark(asked) && u.n - (asked + 1) <= 4 &&
         asked + 1 < u.n &&
         !u.anyOf(0, i, {"what", "what's", "whats", "is", "are", "do", "does", "did", "can", "could", "how", "where",
-                        "which", "who", "why", "when", "was", "will", "would", "should", "any", "is", "isn't"})) {
+                        "which", "who", "why", "when", "was", "will", "would", "should", "any", "isn't"})) {
       bool words = true;
       for (std::size_t k = asked + 1; k < u.n && words; ++k) {
         words = !u.has(k, lex::function) && !u.isNum(k) && !u.tok[k].hasDigit &&
@@ -611,7 +611,7 @@ void findSecrets(const Utterance& u, Candidates& c) noexcept {
                                     "anyone", "anybody", "someone", "somebody", "maybe", "same", "dunno", "why",
                                     "seriously", "really", "hmm", "um", "uh", "oh", "right", "correct", "exactly",
                                     "what", "which", "ask", "check", "later", "soon", "tomorrow", "today", "tonight",
-                                    "now", "never", "nothing", "none", "unknown", "whatever", "idk", "ask", "see"});
+                                    "now", "never", "nothing", "none", "unknown", "whatever", "idk", "see"});
       }
       if (words) {
         sawIs = true;
