@@ -188,7 +188,7 @@ void AnswerStage::stop() {
 AnswerCounters AnswerStage::counters() const noexcept {
   AnswerCounters c;
   c.requests = requests_.load(std::memory_order_relaxed);
-  c.answered = answered_.load(std::memory_order_relaxed);
+  c.answered = answered_.load(std::memory_order_acquire);
   c.failed = failed_.load(std::memory_order_relaxed);
   c.announcements = announcements_.load(std::memory_order_relaxed);
   c.superseded = superseded_.load(std::memory_order_relaxed);
@@ -279,6 +279,7 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
   // A typed request's caller hears everything said for it (the microphone's requests have none).
   TypedAnswerObserver* observer = request != nullptr && !timed ? options_.typedObserver : nullptr;
   TtsFeed feed(*this, id, speak, observer);
+  bool answeredOk = false;
   if (request == nullptr) {
     announcements_.fetch_add(1, std::memory_order_relaxed);
     feed.onText(text);
@@ -296,7 +297,7 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
       failed_.fetch_add(1, std::memory_order_relaxed);
       SOTTO_LOG_ERROR("answer", "failed", "request %llu: %s", ull(request->sequence), r.error().message.c_str());
     } else {
-      answered_.fetch_add(1, std::memory_order_relaxed);
+      answeredOk = true;
       // Asked the user to say it again: listen once more without the wake word, after the question is said. Once:
       // an answer to that which is unsure again is not followed by another round (nothing is executed either way).
       if (r->clarify && !askedAgain_ && speech_ != nullptr) speech_->listenAgain();
@@ -329,6 +330,9 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
     textDropped_.fetch_add(1, std::memory_order_relaxed);
   }
   brainDone_.store(id, std::memory_order_release);
+  // Counted once the brain's part is over, so a caller that sees the count also sees currentAnswer() move on
+  // (counted before, a test polling the count read the finished answer as still in progress).
+  if (answeredOk) answered_.fetch_add(1, std::memory_order_release);
 }
 
 void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& partial) {
