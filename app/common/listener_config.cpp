@@ -13,6 +13,7 @@ namespace sotto::app {
 speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   speech::ListenerConfig lc;
   lc.frontend.noiseSuppressDb = c.noiseSuppressDb;
+  lc.frontend.highPassHz = c.highPassHz;
   lc.frontend.agc = c.agc;
   lc.frontend.vadStartPercent = c.vadStartPercent;
   lc.frontend.vadContinuePercent = c.vadContinuePercent;

@@ -113,6 +113,9 @@ constexpr auto kSettings = std::to_array<Setting>({
 
     signedSetting("speech.noise-suppress-db", "-30", "dB", -60, 0, SOTTO_FIELD(noiseSuppressDb),
                   "Maximum attenuation of stationary noise on the capture signal (speexdsp); 0 = off."),
+    unsignedSetting("speech.high-pass-hz", "100", "Hz", 0, 1000, SOTTO_FIELD(highPassHz),
+                    "High-pass cutoff on the capture signal, before noise suppression, wake word and ASR: rumble "
+                    "below the voice keeps the speech probability up after the voice stops; 0 = off (20 Hz at least)."),
     boolSetting("speech.agc", "true", SOTTO_FIELD(agc),
                 "Automatic gain control on the capture signal before wake word and ASR."),
     unsignedSetting("speech.vad-start-percent", "80", "%", 1, 100, SOTTO_FIELD(vadStartPercent),

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 namespace sotto::speech {
@@ -16,12 +17,17 @@ Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config)
     return makeError(Errc::invalid_argument, "speech frontend: frames of " + std::to_string(config.frameSamples) +
                                                  " samples at " + std::to_string(config.rateHz) + " Hz");
   }
+  if (config.highPassHz != 0 && (config.highPassHz < 20 || config.highPassHz >= config.rateHz / 4)) {
+    return makeError(Errc::invalid_argument, "speech frontend: high-pass at " + std::to_string(config.highPassHz) +
+                                                 " Hz (20 Hz to a quarter of the rate, or 0)");
+  }
   if (config.noiseSuppressDb > 0 || config.vadStartPercent < 1 || config.vadStartPercent > 100 ||
       config.vadContinuePercent < 1 || config.vadContinuePercent > config.vadStartPercent) {
     return makeError(Errc::invalid_argument, "speech frontend: bad noise suppression or VAD thresholds");
   }
   std::unique_ptr<Frontend> f(new Frontend());
   f->frameSamples_ = config.frameSamples;
+  f->highPass_ = HighPass(config.highPassHz, config.rateHz);
   f->state_ = speex_preprocess_state_init(static_cast<int>(config.frameSamples), static_cast<int>(config.rateHz));
   if (f->state_ == nullptr) return makeError(Errc::internal, "speech frontend: speex_preprocess_state_init failed");
   spx_int32_t off = 0;
@@ -48,8 +54,37 @@ Frontend::~Frontend() {
   if (state_ != nullptr) speex_preprocess_state_destroy(state_);
 }
 
+HighPass::HighPass(uint32_t cutoffHz, uint32_t rateHz) noexcept {
+  if (cutoffHz == 0 || rateHz == 0) return;
+  // The bilinear-transform high-pass with Q = 1/sqrt(2) (Butterworth): -3 dB at the cutoff, 12 dB per octave below.
+  const double w = 2.0 * std::numbers::pi * cutoffHz / rateHz;
+  const double c = std::cos(w), alpha = std::sin(w) / std::numbers::sqrt2;
+  const double a0 = 1.0 + alpha;
+  b0_ = static_cast<float>((1.0 + c) / 2.0 / a0);
+  b1_ = static_cast<float>(-(1.0 + c) / a0);
+  b2_ = b0_;
+  a1_ = static_cast<float>(-2.0 * c / a0);
+  a2_ = static_cast<float>((1.0 - alpha) / a0);
+  on_ = true;
+}
+
+void HighPass::process(std::span<int16_t> samples) noexcept {
+  if (!on_) return;
+  for (int16_t& s : samples) {
+    const float x = s;
+    float y = b0_ * x + b1_ * x1_ + b2_ * x2_ - a1_ * y1_ - a2_ * y2_;
+    if (std::fabs(y) < 1e-6f) y = 0.0f;  // silence decays into denormals, which are slow on some cores
+    x2_ = x1_;
+    x1_ = x;
+    y2_ = y1_;
+    y1_ = y;
+    s = static_cast<int16_t>(std::lrint(std::clamp(y, -32768.0f, 32767.0f)));
+  }
+}
+
 bool Frontend::process(std::span<int16_t> frame) noexcept {
   if (frame.size() != frameSamples_) return false;
+  highPass_.process(frame);
   speex_preprocess_run(state_, frame.data());
   // The preprocessor estimates the probability of speech for every frame (from its noise estimate). Its own VAD
   // flag is "a hack pending a rewrite" that also prints a warning when enabled; the hysteresis is ours instead:

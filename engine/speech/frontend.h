@@ -15,6 +15,10 @@ namespace sotto::speech {
 struct FrontendConfig {
   uint32_t rateHz = 16000;
   uint32_t frameSamples = 160;    // one 10 ms frame at 16 kHz; process() takes exactly this many samples
+  // High-pass cutoff before everything else; 0 = none. Rumble below the voice (traffic, fans, handling, the low
+  // end of pink or brown noise) holds the speech probability up long after the voice stops; the acoustic model
+  // reads nothing below ~130 Hz, so the voice loses nothing it uses.
+  uint32_t highPassHz = 100;
   int noiseSuppressDb = -30;      // 0 = no noise suppression
   bool agc = true;
   uint32_t vadStartPercent = 80;  // speech probability (speexdsp's estimate) that starts speech
@@ -23,6 +27,20 @@ struct FrontendConfig {
   // speech probability says, and stays ended until the level comes back: the probability is smoothed and stays up
   // ~150 ms after the voice stops, which every endpoint then waits. 0: the probability alone.
   uint32_t vadEnergyGateDb = 25;
+};
+
+// A second-order Butterworth high-pass (one biquad), in place on 16-bit samples. Plain arithmetic: one owner.
+class HighPass {
+ public:
+  // cutoffHz 0: passes everything unchanged. The caller checks 0 < cutoffHz < rateHz / 4.
+  HighPass(uint32_t cutoffHz, uint32_t rateHz) noexcept;
+  void process(std::span<int16_t> samples) noexcept;
+  void reset() noexcept { x1_ = x2_ = y1_ = y2_ = 0.0f; }
+
+ private:
+  bool on_ = false;
+  float b0_ = 1.0f, b1_ = 0.0f, b2_ = 0.0f, a1_ = 0.0f, a2_ = 0.0f;
+  float x1_ = 0.0f, x2_ = 0.0f, y1_ = 0.0f, y2_ = 0.0f;
 };
 
 // Not thread-safe: one owner thread (the speech thread, or a test). Everything is allocated in create();
@@ -34,7 +52,7 @@ class Frontend {
   Frontend(const Frontend&) = delete;
   Frontend& operator=(const Frontend&) = delete;
 
-  // Denoises and levels `frame` in place (frameSamples() samples) and returns whether it holds speech.
+  // High-passes, denoises and levels `frame` in place (frameSamples() samples) and returns whether it holds speech.
   bool process(std::span<int16_t> frame) noexcept;
   uint32_t frameSamples() const noexcept { return frameSamples_; }
   // The preprocessor's speech probability (percent) for the last frame.
@@ -43,6 +61,7 @@ class Frontend {
  private:
   Frontend() = default;
   SpeexPreprocessState_* state_ = nullptr;
+  HighPass highPass_{0, 16000};
   uint32_t frameSamples_ = 0;
   int startPercent_ = 0, continuePercent_ = 0, probability_ = 0;
   bool voiced_ = false, gated_ = false;  // gated_: the energy gate ended the run, and the level is still down

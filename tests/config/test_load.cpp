@@ -18,7 +18,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
     <playback backend="wav" device="/tmp/out.wav" rate="44100" period-ms="5" periods="8"/>
   </audio>
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true" prefix-cache="false"/>
-  <speech noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
+  <speech high-pass-hz="250" noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
           vad-energy-gate-db="18" endpoint-silence-ms="500" semantic-endpoint="false" semantic-endpoint-questions="false" endpoint-complete-ms="150" follow-up-ms="4000"
           stop-phrase="halt" stop-threshold="-15" max-utterance-ms="8000"
           aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
@@ -60,6 +60,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.modelMlock = true;
   expected.modelPrefixCache = false;
   expected.noiseSuppressDb = -12;
+  expected.highPassHz = 250;
   expected.agc = false;
   expected.vadStartPercent = 70;
   expected.vadContinuePercent = 40;
