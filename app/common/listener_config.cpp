@@ -18,6 +18,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadStartPercent = c.vadStartPercent;
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
   lc.frontend.vadEnergyGateDb = c.vadEnergyGateDb;
+  lc.frontend.vadBackgroundGatePercent = c.vadBackgroundGatePercent;
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
   lc.semanticQuestions = c.semanticEndpointQuestions;

@@ -113,7 +113,7 @@ constexpr auto kSettings = std::to_array<Setting>({
 
     signedSetting("speech.noise-suppress-db", "-30", "dB", -60, 0, SOTTO_FIELD(noiseSuppressDb),
                   "Maximum attenuation of stationary noise on the capture signal (speexdsp); 0 = off."),
-    unsignedSetting("speech.high-pass-hz", "100", "Hz", 0, 1000, SOTTO_FIELD(highPassHz),
+    unsignedSetting("speech.high-pass-hz", "60", "Hz", 0, 1000, SOTTO_FIELD(highPassHz),
                     "High-pass cutoff on the capture signal, before noise suppression, wake word and ASR: rumble "
                     "below the voice keeps the speech probability up after the voice stops; 0 = off (20 Hz at least)."),
     boolSetting("speech.agc", "true", SOTTO_FIELD(agc),
@@ -126,6 +126,10 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Speech in progress ends at a frame this far below the speech's recent peak level, whatever the "
                     "speech probability (which lags the voice by about 150 ms), and stays ended until the level "
                     "comes back; 0 = the probability alone."),
+    unsignedSetting("speech.vad-background-gate-percent", "50", "%", 0, 90, SOTTO_FIELD(vadBackgroundGatePercent),
+                    "Speech in progress also ends at a frame whose level lies less than this share of the way from "
+                    "the background's level up to the speech's peak (noise the suppressor cannot remove: other "
+                    "talkers, music, a TV), while the speech stands 6 dB above it; 0 = off."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
     boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),

@@ -11,6 +11,12 @@
 
 namespace sotto::speech {
 
+namespace {
+// The background gate acts only while the speech stands this far above the background: in quiet rooms the
+// energy gate and the probability decide, as before.
+constexpr float kBackgroundMinDb = 6.0f;
+}  // namespace
+
 Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config) {
   if (config.rateHz < 8000 || config.rateHz > 48000 || config.frameSamples == 0 ||
       config.frameSamples > config.rateHz / 10) {
@@ -21,12 +27,29 @@ Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config)
     return makeError(Errc::invalid_argument, "speech frontend: high-pass at " + std::to_string(config.highPassHz) +
                                                  " Hz (20 Hz to a quarter of the rate, or 0)");
   }
+  if (config.vadBackgroundGatePercent > 90) {
+    return makeError(Errc::invalid_argument, "speech frontend: background gate above 90 %");
+  }
   if (config.noiseSuppressDb > 0 || config.vadStartPercent < 1 || config.vadStartPercent > 100 ||
       config.vadContinuePercent < 1 || config.vadContinuePercent > config.vadStartPercent) {
     return makeError(Errc::invalid_argument, "speech frontend: bad noise suppression or VAD thresholds");
   }
   std::unique_ptr<Frontend> f(new Frontend());
   f->frameSamples_ = config.frameSamples;
+  // Per-frame constants from per-second ones (the frame length is configurable): the level is smoothed with a
+  // ~45 ms time constant and the peak decays 5 dB a second. The background's level is the higher of two
+  // estimates. One rises 1 dB a second and falls 5 a second: it settles on about the 17th percentile of the
+  // levels (rises x share above = falls x share below), under the bursts of babble or music, above the short
+  // gaps between notes, and the user's few seconds of speech barely move it. The other is the quietest level of
+  // the last ~3 s: it follows a background that grew louder (a TV switched on) within 3 s.
+  const float frameS = static_cast<float>(config.frameSamples) / static_cast<float>(config.rateHz);
+  f->backgroundShare_ = static_cast<float>(config.vadBackgroundGatePercent) / 100.0f;
+  f->smoothing_ = std::exp(-frameS / 0.045f);
+  f->peakDecay_ = 5.0f * frameS;
+  f->rise_ = 1.0f * frameS;
+  f->fall_ = 5.0f * frameS;
+  f->framesPerBlock_ = std::max(1u, static_cast<uint32_t>(0.2f / frameS + 0.5f));
+  f->blockMinsDb_.fill(1e9f);
   f->highPass_ = HighPass(config.highPassHz, config.rateHz);
   f->state_ = speex_preprocess_state_init(static_cast<int>(config.frameSamples), static_cast<int>(config.rateHz));
   if (f->state_ == nullptr) return makeError(Errc::internal, "speech frontend: speex_preprocess_state_init failed");
@@ -85,6 +108,30 @@ void HighPass::process(std::span<int16_t> samples) noexcept {
 bool Frontend::process(std::span<int16_t> frame) noexcept {
   if (frame.size() != frameSamples_) return false;
   highPass_.process(frame);
+  bool backgroundQuiet = false;
+  if (backgroundShare_ > 0.0f) {
+    double e = 0.0;
+    for (int16_t x : frame) e += static_cast<double>(x) * x;
+    const auto power = static_cast<float>(e / static_cast<double>(frame.size()));
+    const bool first = levelPower_ < 0.0f;
+    levelPower_ = first ? power : smoothing_ * levelPower_ + (1.0f - smoothing_) * power;
+    const float db = 10.0f * std::log10(levelPower_ + 1.0f);
+    if (first) levelPeakDb_ = percentileDb_ = db;
+    levelPeakDb_ = std::max(db, levelPeakDb_ - peakDecay_);
+    percentileDb_ += db > percentileDb_ ? rise_ : -fall_;
+    blockMinDb_ = std::min(blockMinDb_, db);
+    float windowMinDb = blockMinDb_;
+    for (float m : blockMinsDb_) windowMinDb = std::min(windowMinDb, m);
+    const float backgroundDb = std::max(percentileDb_, windowMinDb);
+    if (++blockFrames_ == framesPerBlock_) {
+      blockMinsDb_[block_] = blockMinDb_;
+      block_ = (block_ + 1) % kBackgroundBlocks;
+      blockMinDb_ = 1e9f;
+      blockFrames_ = 0;
+    }
+    const float above = levelPeakDb_ - backgroundDb;
+    backgroundQuiet = above >= kBackgroundMinDb && db < backgroundDb + backgroundShare_ * above;
+  }
   speex_preprocess_run(state_, frame.data());
   // The preprocessor estimates the probability of speech for every frame (from its noise estimate). Its own VAD
   // flag is "a hack pending a rewrite" that also prints a warning when enabled; the hysteresis is ours instead:
@@ -94,16 +141,19 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
   probability_ = static_cast<int>(prob);
   const bool wasVoiced = voiced_;
   voiced_ = probability_ >= (voiced_ ? continuePercent_ : startPercent_);
-  if (gateDb_ > 0.0f) {
-    double e = 1.0;
-    for (int16_t x : frame) e += static_cast<double>(x) * x;
-    const float db = 10.0f * static_cast<float>(std::log10(e / static_cast<double>(frame.size())));
-    // The speech's own level: the loudest recent frame, decaying 0.05 dB per frame (5 dB a second), so that a
-    // quieter talker or a falling AGC gain still gates within a second.
-    peakDb_ = std::max(db, peakDb_ - 0.05f);
-    // A run the gate ended stays ended while the level stays down: else the next frame, still above the start
+  if (gateDb_ > 0.0f || backgroundShare_ > 0.0f) {
+    bool quiet = backgroundQuiet;
+    if (gateDb_ > 0.0f) {
+      double e = 1.0;
+      for (int16_t x : frame) e += static_cast<double>(x) * x;
+      const float db = 10.0f * static_cast<float>(std::log10(e / static_cast<double>(frame.size())));
+      // The speech's own level: the loudest recent frame, decaying 0.05 dB per frame (5 dB a second), so that a
+      // quieter talker or a falling AGC gain still gates within a second.
+      peakDb_ = std::max(db, peakDb_ - 0.05f);
+      quiet = quiet || db < peakDb_ - gateDb_;
+    }
+    // A run a gate ended stays ended while the level stays down: else the next frame, still above the start
     // probability, would begin a new run, and every other frame would push the endpoint back (~100 ms per turn).
-    const bool quiet = db < peakDb_ - gateDb_;
     if (voiced_ && quiet && (wasVoiced || gated_)) voiced_ = false;
     gated_ = quiet && (gated_ || wasVoiced);
   }
