@@ -126,10 +126,11 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "Speech in progress ends at a frame this far below the speech's recent peak level, whatever the "
                     "speech probability (which lags the voice by about 150 ms), and stays ended until the level "
                     "comes back; 0 = the probability alone."),
-    unsignedSetting("speech.vad-background-gate-percent", "50", "%", 0, 90, SOTTO_FIELD(vadBackgroundGatePercent),
+    unsignedSetting("speech.vad-background-gate-percent", "0", "%", 0, 90, SOTTO_FIELD(vadBackgroundGatePercent),
                     "Speech in progress also ends at a frame whose level lies less than this share of the way from "
                     "the background's level up to the speech's peak (noise the suppressor cannot remove: other "
-                    "talkers, music, a TV), while the speech stands 6 dB above it; 0 = off."),
+                    "talkers, music, a TV), while the speech stands 6 dB above it; 0 = off (off by default: in babble it "
+                    "ended turns sooner but short noisy transcripts were executed as commands more often, README)."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
     boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),

@@ -293,6 +293,7 @@ TEST(Frontend, TheBackgroundGateEndsSpeechInBabble) {
     NoisyRequest r;
     ASSERT_TRUE(noisyRequest(dir, command, babble, r));
     FrontendConfig on, off;
+    on.vadBackgroundGatePercent = 50;
     off.vadBackgroundGatePercent = 0;
     const size_t with = tailAfter(on, r.mixed, r.lastVoiceFrame).endpointMs;
     const size_t without = tailAfter(off, r.mixed, r.lastVoiceFrame).endpointMs;
