@@ -103,9 +103,13 @@ Result<std::vector<int16_t>> readWav16k(const std::string& path) {
 class Printer final : public speech::ListenerEvents {
  public:
   const speech::Listener* listener = nullptr;  // for the hypotheses behind each final (text output)
-  // intentNames: catalogue intent index -> name; clarifyBelow: asr.clarify-below (0 = never ask again).
-  Printer(bool json, std::vector<std::string> intentNames, float clarifyBelow)
-      : json_(json), intentNames_(std::move(intentNames)), clarifyBelow_(clarifyBelow) {}
+  // intentNames: catalogue intent index -> name; intentChanges: whether each changes the device's state;
+  // clarifyBelow: asr.clarify-below (0 = never ask again).
+  Printer(bool json, std::vector<std::string> intentNames, std::vector<bool> intentChanges, float clarifyBelow)
+      : json_(json),
+        intentNames_(std::move(intentNames)),
+        intentChanges_(std::move(intentChanges)),
+        clarifyBelow_(clarifyBelow) {}
   void onWake(uint64_t tMs) override {
     if (json_) {
       std::printf("{\"event\":\"wake\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
@@ -180,10 +184,11 @@ class Printer final : public speech::ListenerEvents {
   // state-changing command or of no command; an unsure query is answered (its answer speaks the assumption).
   bool clarify(const speech::Transcript& t) const {
     if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty() || t.confidence >= clarifyBelow_) return false;
-    return t.intent < 0 || intents::changesState(intentName(t.intent));
+    return t.intent < 0 || (static_cast<size_t>(t.intent) < intentChanges_.size() && intentChanges_[t.intent]);
   }
   bool json_;
   std::vector<std::string> intentNames_;
+  std::vector<bool> intentChanges_;  // catalogue intent index -> changes the device's state
   float clarifyBelow_;
   std::string line_;
 };
@@ -261,8 +266,12 @@ int cmdListen(int argc, char** argv) {
   if (!listener.value()->stopDegradedReason().empty()) {
     std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->stopDegradedReason().c_str());
   }
+  std::vector<bool> intentChanges;
+  if (setup.matcher) {
+    for (const auto& intent : setup.matcher->catalogue().intents()) intentChanges.push_back(intent.changesState);
+  }
   Printer printer(json, lc.asr.understander != nullptr ? setup.intentNames : std::vector<std::string>{},
-                  c.asrClarifyBelow);
+                  std::move(intentChanges), c.asrClarifyBelow);
   printer.listener = listener.value().get();
   const std::vector<int16_t>& samples = audio.value();
   // Capture-period chunks, as the audio thread hands them over.

@@ -4627,7 +4627,7 @@ def asr_confusions(rows):
     return out
 
 
-def asr_corpus_lines(rows, intents):
+def asr_corpus_lines(rows, intents, catalogue):
     """Training lines from the corpus's transcripts, labelled so that a garbled transcript never teaches a
     confident state-changing intent while a recognizable one still teaches its intent:
       kept          the true intent, with the surviving slots at their place in the transcript;
@@ -4641,11 +4641,11 @@ def asr_corpus_lines(rows, intents):
       slot_changed  left out: the transcript may be another valid command ("nine minutes" for "five");
       none          "none" (open questions stay open questions however they were heard);
       no_final      left out.
-    Whether an intent changes state is bench/speech/intent_score.py's rule (the speech benchmark's wrong
-    actions)."""
+    Whether an intent changes state is the catalogue's changes-state (bench/speech/intent_score.py reads it for
+    the speech benchmark's wrong actions)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "speech"))
     import intent_score
-    changing = intent_score.state_changing(list(intents))
+    changing = intent_score.catalogue_state_changing(catalogue)
     out = []
     for r in rows:
         text, intent, status = r["transcript"], r["intent"], r["status"]
@@ -4700,7 +4700,7 @@ def main(argv=None):
     rng = random.Random(args.seed)
     random.seed(args.seed)
     intent_lines = gen_intents(random.Random(rng.random()), args.intents, order, intents, lex)
-    intent_lines += asr_corpus_lines(asr_rows, intents)
+    intent_lines += asr_corpus_lines(asr_rows, intents, args.catalogue)
     pii_lines = gen_pii(random.Random(rng.random()), args.pii)
     errors = self_check(intent_lines, pii_lines, intents)
     os.makedirs(args.out, exist_ok=True)

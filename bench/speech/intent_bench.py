@@ -200,7 +200,7 @@ def main():
         local = os.path.join(SRC, "config", os.path.basename(m.group(1)))
         if os.path.exists(local):
             config += ["--set", "wake.model=" + local]
-    changing = sc.state_changing(sc.catalogue_intents(a.catalogue))
+    changing = sc.catalogue_state_changing(a.catalogue)
 
     # A kill ends through the finally below, so the scratch directory goes too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -19,11 +19,10 @@ CONTRACTIONS = {
     "o'clock": "oclock",
 }
 
-# Intents that only read or compute: everything else in the catalogue changes the device's state (timers, alarms,
-# volume, mute, privacy mode, stopping what plays or rings). A new catalogue intent counts as state-changing until
-# it is added here: the conservative default for a wrong-action count.
-READ_ONLY_SUFFIXES = (".query",)
-READ_ONLY_NAMES = {"repeat", "math.compute", "convert.units", "none"}
+# Whether an intent changes the device's state (timers, alarms, volume, mute, privacy mode, stopping what plays or
+# rings) is the catalogue's word: <intent changes-state="true|false">, absent = false for a ".query" name and true
+# for any other, the engine's rule (engine/intents/catalogue.h, changesStateByDefault). The device never executes
+# an unsure reading of such an intent, and one executed that was not asked for is a wrong action.
 
 
 def normalize_words(text):
@@ -70,9 +69,23 @@ def catalogue_intents(path):
     return [e.get("name") for e in root.iter("intent")]
 
 
+def changes_state_by_default(name):
+    return name != "none" and not name.endswith(".query")
+
+
 def state_changing(names):
-    """The subset of intent names that change the device's state (see READ_ONLY_*)."""
-    return {n for n in names if n not in READ_ONLY_NAMES and not n.endswith(READ_ONLY_SUFFIXES)}
+    """The subset of intent names that change the device's state when the catalogue does not say."""
+    return {n for n in names if changes_state_by_default(n)}
+
+
+def catalogue_state_changing(path):
+    """The catalogue's intents that change the device's state (their changes-state attribute, or the default)."""
+    out = set()
+    for e in ET.parse(path).getroot().iter("intent"):
+        name, attr = e.get("name"), e.get("changes-state")
+        if (attr != "false") if attr is not None else changes_state_by_default(name):
+            out.add(name)
+    return out
 
 
 def _slot_value(v):

@@ -137,7 +137,9 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
     // Queries go on: their answer speaks what was assumed ("The time is ...").
     const bool unsure = options.clarifyBelow > 0.0f && match.confidence < options.clarifyBelow;
-    if (unsure && (in.intent.matched ? intents::changesState(match.name) : options.spokenRequests)) {
+    const auto& specs = understanding->matcher().catalogue().intents();
+    const bool changing = in.intent.matched && specs[static_cast<size_t>(match.intent)].changesState;
+    if (unsure && (in.intent.matched ? changing : options.spokenRequests)) {
       sink.onText(kClarifyText);
       out.route = router::Route::intent;
       out.reason = router::Reason::noAnswerSource;

@@ -345,7 +345,7 @@ class CatalogueBuilder {
   }
 
   void intent(const tinyxml2::XMLElement& e) {
-    checkAttributes(e, {"name"});
+    checkAttributes(e, {"name", "changes-state"});
     IntentSpec spec;
     spec.line = e.GetLineNum();
     const char* name = e.Attribute("name");
@@ -354,6 +354,14 @@ class CatalogueBuilder {
       return;
     }
     spec.name = name;
+    spec.changesState = changesStateByDefault(spec.name);
+    if (const char* cs = e.Attribute("changes-state")) {
+      const std::string_view v = cs;
+      if (v != "true" && v != "false") {
+        add(e.GetLineNum(), std::string("changes-state=\"") + cs + "\" must be true or false");
+      }
+      spec.changesState = v != "false";  // a bad value is an error above; fail towards asking again
+    }
     if (spec.name == "none") add(e.GetLineNum(), "intent name \"none\" is reserved (it means: no intent matched)");
     for (char c : spec.name) {
       if (!((c >= 'a' && c <= 'z') || c == '.' || c == '_' || (c >= '0' && c <= '9'))) {

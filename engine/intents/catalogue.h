@@ -43,20 +43,19 @@ struct SlotSpec {
   int source = -1;  // result slots: index of the expression slot in the same intent
 };
 
-// Whether an intent's handler changes the device's state (timers, alarms, volume, privacy mode) rather than only
-// answering: such a command is never executed on an unsure reading (asr.clarify-below). Any thread.
-inline bool changesState(std::string_view intentName) noexcept {
-  for (std::string_view prefix : {"timer.", "alarm.", "volume.", "privacy."}) {
-    if (intentName.starts_with(prefix)) return !intentName.ends_with(".query");
-  }
-  return false;
-}
+// Whether an intent changes the device's state when no changes-state attribute says: a name ending in ".query"
+// only reads; anything else (timers, alarms, volume, privacy mode, stopping what plays or rings, a team's new
+// intent) changes state, the safe default for asking again. Any thread.
+inline bool changesStateByDefault(std::string_view intentName) noexcept { return !intentName.ends_with(".query"); }
 
 struct IntentSpec {
   std::string name;
   std::vector<SlotSpec> slots;
   std::vector<std::string> phrases;  // as written in the catalogue
   int line = 0;
+  // Its handler changes the device's state rather than only answering (<intent changes-state=...>, default
+  // changesStateByDefault): such a command is never executed on an unsure reading (asr.clarify-below).
+  bool changesState = true;
 };
 
 // One flattened phrasing (alternatives and optional parts expanded), ready for alignment.

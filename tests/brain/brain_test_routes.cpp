@@ -46,6 +46,9 @@ TEST(BrainRoutes, LowConfidenceStateChangeAsksAgainAndChangesNothing) {
   EXPECT_TRUE(r.clarify);
   EXPECT_EQ(r.answer, kClarifyText);
   EXPECT_EQ(sink.text, kClarifyText);
+  // "stop" changes what plays: recognized from flite kal16 "date check", "that target" reads stop at about 0.63.
+  EXPECT_TRUE(ask(*b, "that target").clarify);
+  EXPECT_FALSE(ask(*b, "stop").clarify);
   // A confident command still runs, and a less confident query is answered.
   const AskResult t = ask(*b, "set a timer for five minutes");
   EXPECT_FALSE(t.clarify);

@@ -40,6 +40,33 @@ TEST(Catalogue, ShippedFileLoads) {
   EXPECT_DOUBLE_EQ(cat->minConfidence(), 0.5);
 }
 
+// Whether a command changes the device decides whether an unsure reading of it is asked again: "stop" and every
+// name without ".query" do unless the catalogue says otherwise; a query only reads.
+TEST(Catalogue, ChangesStateFromAttributeOrName) {
+  auto cat = si::Catalogue::loadFile(kShipped);
+  ASSERT_TRUE(cat.ok()) << cat.error().message;
+  auto changes = [&](const char* name) {
+    return cat->intents()[static_cast<size_t>(cat->intentIndex(name))].changesState;
+  };
+  for (const char* name : {"stop", "timer.set", "timer.cancel", "alarm.cancel", "volume.mute", "privacy.online"}) {
+    EXPECT_TRUE(changes(name)) << name;
+  }
+  for (const char* name : {"time.query", "weather.query", "repeat", "math.compute", "convert.units"}) {
+    EXPECT_FALSE(changes(name)) << name;
+  }
+  auto parsed = si::Catalogue::parse(wrap("<intent name=\"lights.query\" changes-state=\"true\"><phrase>lights</phrase>"
+                                          "</intent>\n<intent name=\"joke\" changes-state=\"false\"><phrase>joke"
+                                          "</phrase></intent>\n<intent name=\"lights.on\"><phrase>light on</phrase>"
+                                          "</intent>"),
+                                     "t.xml");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_TRUE(parsed->intents()[0].changesState);
+  EXPECT_FALSE(parsed->intents()[1].changesState);
+  EXPECT_TRUE(parsed->intents()[2].changesState);
+  EXPECT_EQ(errorOf(wrap("<intent name=\"a\" changes-state=\"maybe\"><phrase>a</phrase></intent>")),
+            "t.xml:3: changes-state=\"maybe\" must be true or false");
+}
+
 TEST(Catalogue, MissingFile) {
   auto r = si::Catalogue::loadFile("/nonexistent/intents.xml");
   ASSERT_FALSE(r.ok());

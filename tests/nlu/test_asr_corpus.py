@@ -133,7 +133,7 @@ class TrainingUse(unittest.TestCase):
 
     def labels(self, intent, status):
         intents = {k: None for k in catalogue_slots()}
-        lines = gen_train.asr_corpus_lines(self.rows(intent, status), intents)
+        lines = gen_train.asr_corpus_lines(self.rows(intent, status), intents, CATALOGUE)
         self.assertEqual(len(lines) % gen_train.ASR_CORPUS_COPIES, 0)
         return sorted(l["intent"] for l in lines[:len(lines) // gen_train.ASR_CORPUS_COPIES])
 
@@ -151,7 +151,7 @@ class TrainingUse(unittest.TestCase):
     def test_surviving_slots_are_carried_and_none_lines_have_none(self):
         intents = {k: None for k in catalogue_slots()}
         rows = self.rows("volume.set", "partial", {"level": 5}, [{"start": 8, "end": 12, "slot": "level"}])
-        lines = gen_train.asr_corpus_lines(rows, intents)
+        lines = gen_train.asr_corpus_lines(rows, intents, CATALOGUE)
         by = {l["intent"]: l for l in lines}
         self.assertEqual(by["volume.set"]["slots"], {"level": 5})
         self.assertEqual(by["volume.set"]["slot_spans"], [{"start": 8, "end": 12, "slot": "level"}])

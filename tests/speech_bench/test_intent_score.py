@@ -40,7 +40,7 @@ class WordErrorsTest(unittest.TestCase):
 class StateChangingTest(unittest.TestCase):
     def test_from_catalogue(self):
         names = sc.catalogue_intents(CATALOGUE)
-        changing = sc.state_changing(names)
+        changing = sc.catalogue_state_changing(CATALOGUE)
         for n in ["timer.set", "timer.cancel", "alarm.set", "alarm.cancel", "volume.up", "volume.down",
                   "volume.mute", "volume.set", "privacy.offline", "privacy.online", "stop"]:
             self.assertIn(n, names)
@@ -49,6 +49,16 @@ class StateChangingTest(unittest.TestCase):
                   "math.compute", "convert.units"]:
             self.assertIn(n, names)
             self.assertNotIn(n, changing)
+
+    def test_catalogue_attribute_overrides_the_name(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as f:
+            f.write('<catalogue version="1"><intent name="lights.query" changes-state="true"/>'
+                    '<intent name="joke" changes-state="false"/><intent name="lights.on"/>'
+                    '<intent name="weather.query"/></catalogue>')
+        try:
+            self.assertEqual(sc.catalogue_state_changing(f.name), {"lights.query", "lights.on"})
+        finally:
+            os.unlink(f.name)
 
     def test_new_intent_counts_as_changing(self):
         self.assertEqual(sc.state_changing(["lights.on", "lights.query", "none"]), {"lights.on"})
@@ -111,7 +121,7 @@ def rec(voice, condition, ref, ref_intent, ref_slots, hyp, hyp_intent, hyp_slots
 
 
 # Hand-made results: two voices, clean and 10 dB. Expected values worked out by hand in the comments.
-CHANGING = sc.state_changing(sc.catalogue_intents(CATALOGUE))
+CHANGING = sc.catalogue_state_changing(CATALOGUE)
 RESULTS = [
     # a: right intent and slots, one substitution in 6 words ("four"): correct.
     rec("a", "clean", "set a timer for ten minutes", "timer.set", {"duration_seconds": 600},
