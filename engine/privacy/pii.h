@@ -62,11 +62,21 @@ class SpanBuffer {
   // 1 << PiiType. Privacy fails closed on these (policy.h).
   std::uint32_t suspected() const noexcept { return suspected_; }
   void addSuspected(std::uint32_t types) noexcept { suspected_ |= types; }
+  // Where those suspicions lie: each run of words suspected of one type, as a span (the first kSuspectCapacity;
+  // suspected() holds every type all the same). The value private mode keeps on the device at the recall-first
+  // threshold, for reports and tests; no reported span is made of them.
+  static constexpr std::size_t kSuspectCapacity = 16;
+  std::size_t suspectCount() const noexcept { return suspectCount_; }
+  const PiiSpan& suspect(std::size_t i) const noexcept { return suspects_[i]; }
+  void pushSuspect(const PiiSpan& span) noexcept {
+    if (suspectCount_ < kSuspectCapacity) suspects_[suspectCount_++] = span;
+  }
 
   void clear() noexcept {
     size_ = 0;
     overflowed_ = false;
     suspected_ = 0;
+    suspectCount_ = 0;
   }
   // Returns false (and marks overflowed) when full.
   bool push(const PiiSpan& span) noexcept {
@@ -83,6 +93,8 @@ class SpanBuffer {
   std::size_t size_ = 0;
   bool overflowed_ = false;
   std::uint32_t suspected_ = 0;
+  std::array<PiiSpan, kSuspectCapacity> suspects_{};
+  std::size_t suspectCount_ = 0;
 };
 
 class PiiLexicon;

@@ -132,12 +132,29 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
   // doubt: a phone pattern over nine digits "that is my social").
   if (model_) {
     std::uint32_t suspected = 0;
+    std::uint32_t open = 0;  // types whose suspected run is still open at word w
+    std::size_t runStart[kPiiTypeCount] = {};
     std::size_t k = 0;
+    auto close = [&](std::uint32_t types, std::size_t end) {
+      for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+        if ((types & (1u << t)) == 0) continue;
+        std::uint32_t start = 0, stop = 0;
+        normalized.original(u.tok[runStart[t]].c0, u.tok[end - 1].c1, start, stop);
+        out.pushSuspect(PiiSpan{start, stop, static_cast<PiiType>(t)});
+      }
+    };
     for (std::size_t w = 0; w < u.n; ++w) {
       while (k < nKept && kept[k].t1 <= w) ++k;
       const bool covered = k < nKept && kept[k].t0 <= w;
-      suspected |= covered ? (sure[w] & ~(1u << static_cast<unsigned>(kept[k].type))) : suspects[w];
+      const std::uint32_t here = covered ? (sure[w] & ~(1u << static_cast<unsigned>(kept[k].type))) : suspects[w];
+      suspected |= here;
+      close(open & ~here, w);
+      for (std::size_t t = 0; t < kPiiTypeCount; ++t) {
+        if ((here & ~open & (1u << t)) != 0) runStart[t] = w;
+      }
+      open = here;
     }
+    close(open, u.n);
     out.addSuspected(suspected);
   }
   return {};
