@@ -18,6 +18,8 @@ int unitSeconds(std::string_view w) noexcept {
   return 0;
 }
 
+bool isPlural(std::string_view unit) noexcept { return unit.size() > 1 && unit.back() == 's'; }
+
 bool isArticle(std::string_view w) noexcept { return w == "a" || w == "an" || w == "uh"; }
 
 // "half an hour", "half a minute", "a half hour", "half hour", "a quarter of an hour", "quarter hour".
@@ -42,6 +44,9 @@ size_t fractionOfUnit(Tokens t, size_t i, double& seconds) noexcept {
   if (j >= t.size()) return 0;
   const int unit = unitSeconds(t[j]);
   if (unit == 0) return 0;
+  // A plural after a lone fraction ("a half minutes") is what is left of "[two] and a half minutes" when the
+  // recognizer lost the number: not a duration of its own.
+  if (isPlural(t[j])) return 0;
   seconds = frac * unit;
   return j + 1 - i;
 }
@@ -73,6 +78,8 @@ bool parseDuration(Tokens t, int& seconds) noexcept {
     if (j >= t.size()) return false;
     const int unit = unitSeconds(t[j]);
     if (unit == 0) return false;
+    // The same when the number parser read the fraction: "a half minutes", unlike the written "0.5 minutes".
+    if (num.value < 1.0 && isPlural(t[j]) && !(t[i][0] >= '0' && t[i][0] <= '9')) return false;
     const int bit = unit == 1 ? 1 : unit == 60 ? 2 : 4;
     if (seenUnits & bit) return false;
     seenUnits |= bit;

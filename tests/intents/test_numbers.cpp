@@ -157,6 +157,11 @@ TEST(Durations, Rejects) {
   EXPECT_EQ(duration("five minutes thirty"), -1);     // a bare number only after hours
   EXPECT_EQ(duration("one hour seventy"), -1);
   EXPECT_EQ(duration("three quarters"), -1);
+  // What is left when a recognizer lost the number of "[two] and a half minutes": not thirty seconds.
+  EXPECT_EQ(duration("a half minutes"), -1);
+  EXPECT_EQ(duration("half hours"), -1);
+  EXPECT_EQ(duration("a quarter of hours"), -1);
+  EXPECT_EQ(duration("0.5 minutes"), 30);  // written, the fraction is meant
 }
 
 TEST(ClockTimes, ReadmeRules) {
