@@ -244,6 +244,19 @@ int main(int argc, char** argv) {
     std::printf("   %.2f: %.3f/%.3f\n", chosen, first.precision(t), first.recall(t));
   }
 
+  // Private mode's operating point: each local-only type's recall-first suspect threshold (chosen at training on
+  // held-out lines, then lowered on the dev file's clean lines: pii_model.h) and the recall of values there.
+  std::printf("\nprivate mode's operating point, %s:\n", files[0].c_str());
+  for (const char* t : kLocalOnly) {
+    for (std::size_t k = 0; k < privacy::kPiiTypeCount; ++k) {
+      const auto type = static_cast<privacy::PiiType>(k);
+      if (std::string(t) != privacy::piiTypeName(type)) continue;
+      std::printf("  %-16s suspect threshold %.3f (span %.3f): values overlapped %.4f, kept on the device %.4f\n", t,
+                  (*model)->suspectThreshold(type), (*model)->spanThresholds()[k], first.privateRecall(t),
+                  first.protectedShare(t));
+    }
+  }
+
   const auto lr = latency(*rules, firstData), lb = latency(*both, firstData);
   std::printf("\nclassify latency (thread CPU time, one thread) over %llu calls each:\n", static_cast<unsigned long long>(lb.count));
   std::printf("  rules          p50 %6.1f us  p95 %6.1f us  p99 %6.1f us  max %7.1f us\n", lr.p50 / 1e3, lr.p95 / 1e3,
