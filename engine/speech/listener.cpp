@@ -96,6 +96,15 @@ void Listener::frame(ListenerEvents& events) noexcept {
   samples_ += kFrameSamples;
   const std::span<const int16_t> processed(history_.data() + slot * kFrameSamples, kFrameSamples);
 
+  if (recognizing_ && withoutWake_ && wake_->process(raw_)) {
+    // Asked again or in a follow-up window, the user said the wake word (again): what came before it is not the
+    // request. Drop it and listen from the wake word's end, as after any wake.
+    (void)asr_->finish(transcript_);
+    endpointer_.reset();
+    recognizing_ = withoutWake_ = false;
+    wake(events);
+    return;
+  }
   if (recognizing_) {
     utteranceFrame(processed, voiced, audioMs(), events);
     return;
@@ -171,7 +180,10 @@ bool Listener::utteranceFrame(std::span<const int16_t> f, bool voiced, uint64_t 
 }
 
 void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
-  recognizing_ = false;
+  // After an utterance without the wake word the spotter goes on where it is: it reports a wake word a little after
+  // the phrase, often after the short silence that ended this utterance.
+  const bool spotterRunning = withoutWake_;
+  recognizing_ = withoutWake_ = false;
   lastReason_ = endpointer_.reason();
   // A window in which nobody spoke (a follow-up window without the wake word, or one the audio's end cut off
   // before any speech): nothing was said, so nothing is reported (the brain would answer an empty request).
@@ -184,13 +196,15 @@ void Listener::finishUtterance(uint64_t tMs, ListenerEvents& events) noexcept {
     events.onFinal(transcript_, tMs, delay);
   }
   endpointer_.reset();
-  wakeStart_ = samples_;
-  wake_->start(samples_);
+  if (!spotterRunning) {
+    wakeStart_ = samples_;
+    wake_->start(samples_);
+  }
 }
 
 bool Listener::listenNow(uint32_t startWithinMs) noexcept {
   if (recognizing_ || !asr_->begin().ok()) return false;
-  recognizing_ = true;
+  recognizing_ = withoutWake_ = true;
   endpointer_.arm(audioMs(), false, startWithinMs);
   return true;
 }

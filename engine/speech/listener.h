@@ -86,8 +86,9 @@ class Listener {
   // Listens for one utterance from now on without the wake word (the speaker has just asked the user to say it
   // again, or answered and waits for a follow-up). Ends like any utterance: at the endpoint, or after
   // maxUtteranceMs when nobody speaks; with startWithinMs > 0, when speech has not started within that window it
-  // ends without a final (lastEndpoint() noSpeech) and spotting resumes. Returns false while an utterance is in
-  // progress or when the decoder fails to start (then it keeps spotting).
+  // ends without a final (lastEndpoint() noSpeech) and spotting resumes. The wake word said in it is a wake: the
+  // utterance so far is dropped and the request after the wake word is heard (onWake, then its final). Returns
+  // false while an utterance is in progress or when the decoder fails to start (then it keeps spotting).
   bool listenNow(uint32_t startWithinMs = 0) noexcept;
   // Whether the device is speaking now (its playback): the stop phrase is spotted only then. Owner thread.
   void setDeviceSpeaking(bool speaking) noexcept;
@@ -152,6 +153,7 @@ class Listener {
   uint64_t samples_ = 0, voicedFrames_ = 0, wakeStart_ = 0;
   uint64_t wakeRestartSamples_ = 0;
   bool recognizing_ = false;
+  bool withoutWake_ = false;  // the utterance in progress began by listenNow(): the wake spotter still runs
 };
 
 }  // namespace sotto::speech

@@ -77,6 +77,30 @@ TEST(ListenAgain, HearsOneRequestWithoutTheWakeWord) {
   EXPECT_EQ(c.finals, 0u) << text;
 }
 
+// Asked again, many say the wake word again first ("hey computer ... set a timer"): that is a wake, and the request
+// after it is heard whole, not "hey computer" taken for the answer and the command lost.
+TEST(ListenAgain, TheWakeWordSaidAgainIsAWake) {
+  SOTTO_REQUIRE_SPEECH_TOOLS();
+  TempDir dir;
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(silence(3.5, dir.file("wait.wav")));
+  ASSERT_TRUE(silence(0.6, dir.file("pause.wav")));
+  ASSERT_TRUE(silence(0.8, dir.file("tail.wav")));
+  ASSERT_TRUE(say("hey computer", dir.file("wake.wav")));
+  ASSERT_TRUE(say("set a timer for five minutes", dir.file("req.wav")));
+  ASSERT_TRUE(concat({dir.file("wait.wav"), dir.file("wake.wav"), dir.file("pause.wav"), dir.file("req.wav"),
+                      dir.file("tail.wav")},
+                     dir.file("mic.wav")));
+  std::string text;
+  std::vector<std::string> texts;
+  std::vector<bool> withoutWake;
+  const speech::SpeechCounters c = runListenAgain(dir.file("mic.wav"), true, text, 0, &texts, &withoutWake);
+  EXPECT_EQ(c.wakes, 1u);
+  ASSERT_EQ(texts.size(), 1u) << text;
+  EXPECT_TRUE(hasWord(texts[0], "timer") && hasWord(texts[0], "minutes")) << texts[0];
+  EXPECT_EQ(withoutWake, std::vector<bool>{false});
+}
+
 // The follow-up: after an answer, a request said without the wake word within speech.follow-up-ms is heard; after
 // the window, or with no window, it is not. Nothing plays here, so each window opens 3 s of audio after the final.
 class FollowUp : public ::testing::Test {
