@@ -247,6 +247,11 @@ TEST_F(PiiModelTest, NoAllocationPerUtterance) {
 // Where the model's suspicions lie: each run of suspected words outside the reported spans comes back as a span of
 // its type, split around a span the rules report. A model that knows nothing (uniform over the 29 tags: about 0.07
 // per type) with every span threshold at 1 and one suspect threshold under that suspects every uncovered word.
+// "TYPE:the words;" for one span of text.
+std::string spanText(const std::string& text, const sp::PiiSpan& r) {
+  return std::string(sp::piiTypeName(r.type)) + ":" + text.substr(r.start, r.end - r.start) + ";";
+}
+
 TEST(PiiSuspects, RunsOfSuspectedWordsAroundReportedSpans) {
   sp::PiiModel::Thresholds span{}, suspect{};
   span.fill(1.0f);
@@ -259,15 +264,11 @@ TEST(PiiSuspects, RunsOfSuspectedWordsAroundReportedSpans) {
     sp::SpanBuffer buf;
     EXPECT_TRUE((*c)->classify(text, buf).ok());
     std::string s;
-    for (const auto& r : buf) {
-      s += std::string(sp::piiTypeName(r.type)) + ":" + text.substr(r.start, r.end - r.start) + ";";
-    }
+    for (const auto& r : buf) s += spanText(text, r);
     s += "|";
-    for (std::size_t i = 0; i < buf.suspectCount(); ++i) {
-      const sp::PiiSpan& r = buf.suspect(i);
-      s += std::string(sp::piiTypeName(r.type)) + ":" + text.substr(r.start, r.end - r.start) + ";";
-    }
-    EXPECT_EQ(buf.suspected(), buf.suspectCount() > 0 ? (1u << static_cast<unsigned>(sp::PiiType::pinOrPassword)) : 0u) << text;
+    for (std::size_t i = 0; i < buf.suspectCount(); ++i) s += spanText(text, buf.suspect(i));
+    const std::uint32_t pin = 1u << static_cast<unsigned>(sp::PiiType::pinOrPassword);
+    EXPECT_EQ(buf.suspected(), buf.suspectCount() > 0 ? pin : 0u) << text;
     return s;
   };
   EXPECT_EQ(suspects("what a lovely morning"), "|PIN_OR_PASSWORD:what a lovely morning;");
@@ -290,9 +291,7 @@ TEST(PiiCommittedModel, SuspectedUnknownHealthWordsAreReportedWhereHealthMayBeSa
     sp::SpanBuffer buf;
     EXPECT_TRUE((*c)->classify(text, buf).ok());
     std::string s;
-    for (const auto& span : buf) {
-      s += std::string(sp::piiTypeName(span.type)) + ":" + text.substr(span.start, span.end - span.start) + ";";
-    }
+    for (const auto& span : buf) s += spanText(text, span);
     return s;
   };
   EXPECT_EQ(types("i've had zembrosis for years"), "HEALTH:zembrosis;");
