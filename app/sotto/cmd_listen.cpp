@@ -2,6 +2,7 @@
 // `sotto listen --wav FILE [--json]`: the recognition chain (frontend, wake word, ASR) on a WAV file, fast.
 #include <speex/speex_resampler.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -103,13 +104,11 @@ Result<std::vector<int16_t>> readWav16k(const std::string& path) {
 class Printer final : public speech::ListenerEvents {
  public:
   const speech::Listener* listener = nullptr;  // for the hypotheses behind each final (text output)
-  // intentNames: catalogue intent index -> name; intentChanges: whether each changes the device's state;
-  // clarifyBelow: asr.clarify-below (0 = never ask again).
-  Printer(bool json, std::vector<std::string> intentNames, std::vector<bool> intentChanges, float clarifyBelow)
-      : json_(json),
-        intentNames_(std::move(intentNames)),
-        intentChanges_(std::move(intentChanges)),
-        clarifyBelow_(clarifyBelow) {}
+  // intentNames: catalogue intent index -> name; intents: the catalogue's (whether each changes the device's state,
+  // its own clarify-below), empty without a catalogue; clarifyBelow: asr.clarify-below (0 = never ask again).
+  Printer(bool json, std::vector<std::string> intentNames, std::vector<intents::IntentSpec> intents,
+          float clarifyBelow)
+      : json_(json), intentNames_(std::move(intentNames)), intents_(std::move(intents)), clarifyBelow_(clarifyBelow) {}
   void onWake(uint64_t tMs) override {
     if (json_) {
       std::printf("{\"event\":\"wake\",\"t_ms\":%llu}\n", static_cast<unsigned long long>(tMs));
@@ -183,12 +182,15 @@ class Printer final : public speech::ListenerEvents {
   // The speaker would ask again instead of guessing, as the daemon's brain decides it: an unsure reading of a
   // state-changing command or of no command; an unsure query is answered (its answer speaks the assumption).
   bool clarify(const speech::Transcript& t) const {
-    if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty() || t.confidence >= clarifyBelow_) return false;
-    return t.intent < 0 || (static_cast<size_t>(t.intent) < intentChanges_.size() && intentChanges_[t.intent]);
+    if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty()) return false;
+    const intents::IntentSpec* spec =
+        t.intent >= 0 && static_cast<size_t>(t.intent) < intents_.size() ? &intents_[t.intent] : nullptr;
+    if (t.confidence >= std::max<double>(clarifyBelow_, spec != nullptr ? spec->clarifyBelow : 0.0)) return false;
+    return t.intent < 0 || (spec != nullptr && spec->changesState);
   }
   bool json_;
   std::vector<std::string> intentNames_;
-  std::vector<bool> intentChanges_;  // catalogue intent index -> changes the device's state
+  std::vector<intents::IntentSpec> intents_;
   float clarifyBelow_;
   std::string line_;
 };
@@ -266,12 +268,9 @@ int cmdListen(int argc, char** argv) {
   if (!listener.value()->stopDegradedReason().empty()) {
     std::fprintf(stderr, "sotto listen: warning: %s\n", listener.value()->stopDegradedReason().c_str());
   }
-  std::vector<bool> intentChanges;
-  if (setup.matcher) {
-    for (const auto& intent : setup.matcher->catalogue().intents()) intentChanges.push_back(intent.changesState);
-  }
   Printer printer(json, lc.asr.understander != nullptr ? setup.intentNames : std::vector<std::string>{},
-                  std::move(intentChanges), c.asrClarifyBelow);
+                  setup.matcher ? setup.matcher->catalogue().intents() : std::vector<intents::IntentSpec>{},
+                  c.asrClarifyBelow);
   printer.listener = listener.value().get();
   const std::vector<int16_t>& samples = audio.value();
   // Capture-period chunks, as the audio thread hands them over.

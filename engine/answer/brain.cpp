@@ -136,9 +136,14 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
     // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
     // Queries go on: their answer speaks what was assumed ("The time is ...").
-    const bool unsure = options.clarifyBelow > 0.0f && match.confidence < options.clarifyBelow;
+    // An intent may ask for more certainty than the global threshold (its clarify-below), never for less.
     const auto& specs = understanding->matcher().catalogue().intents();
-    const bool changing = in.intent.matched && specs[static_cast<size_t>(match.intent)].changesState;
+    const intents::IntentSpec* spec = in.intent.matched ? &specs[static_cast<size_t>(match.intent)] : nullptr;
+    const double below = spec != nullptr && options.clarifyBelow > 0.0f
+                             ? std::max<double>(options.clarifyBelow, spec->clarifyBelow)
+                             : options.clarifyBelow;
+    const bool unsure = options.clarifyBelow > 0.0f && match.confidence < below;
+    const bool changing = spec != nullptr && spec->changesState;
     if (unsure && (in.intent.matched ? changing : options.spokenRequests)) {
       sink.onText(kClarifyText);
       out.route = router::Route::intent;

@@ -345,7 +345,7 @@ class CatalogueBuilder {
   }
 
   void intent(const tinyxml2::XMLElement& e) {
-    checkAttributes(e, {"name", "changes-state"});
+    checkAttributes(e, {"name", "changes-state", "clarify-below"});
     IntentSpec spec;
     spec.line = e.GetLineNum();
     const char* name = e.Attribute("name");
@@ -361,6 +361,16 @@ class CatalogueBuilder {
         add(e.GetLineNum(), std::string("changes-state=\"") + cs + "\" must be true or false");
       }
       spec.changesState = v != "false";  // a bad value is an error above; fail towards asking again
+    }
+    if (const char* cb = e.Attribute("clarify-below")) {
+      char* end = nullptr;
+      errno = 0;
+      const double d = std::strtod(cb, &end);
+      if (end == cb || *end != '\0' || errno != 0 || !(d >= 0.0 && d <= 1.0)) {
+        add(e.GetLineNum(), std::string("clarify-below \"") + cb + "\" is not a number in [0, 1]");
+      } else {
+        spec.clarifyBelow = d;
+      }
     }
     if (spec.name == "none") add(e.GetLineNum(), "intent name \"none\" is reserved (it means: no intent matched)");
     for (char c : spec.name) {

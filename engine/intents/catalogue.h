@@ -56,6 +56,9 @@ struct IntentSpec {
   // Its handler changes the device's state rather than only answering (<intent changes-state=...>, default
   // changesStateByDefault): such a command is never executed on an unsure reading (asr.clarify-below).
   bool changesState = true;
+  // <intent clarify-below=...>: a reading of this intent below this confidence is asked again even where
+  // asr.clarify-below is lower (a command that is worse to mishear, e.g. leaving private mode); 0 = the global one.
+  double clarifyBelow = 0.0;
 };
 
 // One flattened phrasing (alternatives and optional parts expanded), ready for alignment.

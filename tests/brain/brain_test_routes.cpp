@@ -49,6 +49,13 @@ TEST(BrainRoutes, LowConfidenceStateChangeAsksAgainAndChangesNothing) {
   // "stop" changes what plays: recognized from flite kal16 "date check", "that target" reads stop at about 0.63.
   EXPECT_TRUE(ask(*b, "that target").clarify);
   EXPECT_FALSE(ask(*b, "stop").clarify);
+  // Leaving private mode asks for 0.9 (the catalogue's clarify-below): recognized from espeak-ng en-gb (slow)
+  // "cut the internet connection mate", "ah to to to connect you" reads privacy.online at about 0.83.
+  c.asrClarifyBelow = 0.8f;
+  auto at80 = makeBrain(c, testOverrides());
+  ASSERT_TRUE(at80);
+  EXPECT_TRUE(ask(*at80, "ah to to to connect you").clarify);
+  EXPECT_FALSE(ask(*at80, "go back online").clarify);
   // A confident command still runs, and a less confident query is answered.
   const AskResult t = ask(*b, "set a timer for five minutes");
   EXPECT_FALSE(t.clarify);

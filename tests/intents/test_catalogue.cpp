@@ -67,6 +67,18 @@ TEST(Catalogue, ChangesStateFromAttributeOrName) {
             "t.xml:3: changes-state=\"maybe\" must be true or false");
 }
 
+// An intent that is worse to mishear asks for more certainty than asr.clarify-below.
+TEST(Catalogue, IntentClarifyBelow) {
+  auto cat = si::Catalogue::loadFile(kShipped);
+  ASSERT_TRUE(cat.ok()) << cat.error().message;
+  EXPECT_DOUBLE_EQ(cat->intents()[static_cast<size_t>(cat->intentIndex("privacy.online"))].clarifyBelow, 0.9);
+  EXPECT_DOUBLE_EQ(cat->intents()[static_cast<size_t>(cat->intentIndex("privacy.offline"))].clarifyBelow, 0.0);
+  EXPECT_EQ(errorOf(wrap("<intent name=\"a\" clarify-below=\"1.5\"><phrase>a</phrase></intent>")),
+            "t.xml:3: clarify-below \"1.5\" is not a number in [0, 1]");
+  EXPECT_EQ(errorOf(wrap("<intent name=\"a\" clarify-below=\"high\"><phrase>a</phrase></intent>")),
+            "t.xml:3: clarify-below \"high\" is not a number in [0, 1]");
+}
+
 TEST(Catalogue, MissingFile) {
   auto r = si::Catalogue::loadFile("/nonexistent/intents.xml");
   ASSERT_FALSE(r.ok());
