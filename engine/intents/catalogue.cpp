@@ -324,6 +324,20 @@ class CatalogueBuilder {
     }
   }
 
+  // An attribute that is a fraction in [0, 1]: its value in `out`; a bad one is reported and leaves `out` as it was.
+  void fractionAttribute(const tinyxml2::XMLElement& e, const char* name, double& out) {
+    const char* text = e.Attribute(name);
+    if (text == nullptr) return;
+    char* end = nullptr;
+    errno = 0;
+    const double d = std::strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || !(d >= 0.0 && d <= 1.0)) {
+      add(e.GetLineNum(), std::string(name) + " \"" + text + "\" is not a number in [0, 1]");
+    } else {
+      out = d;
+    }
+  }
+
   void rootAttributes(const tinyxml2::XMLElement& root) {
     checkAttributes(root, {"version", "min-confidence"});
     const char* v = root.Attribute("version");
@@ -332,16 +346,7 @@ class CatalogueBuilder {
     } else if (std::string_view(v) != std::to_string(kSchemaVersion)) {
       add(root.GetLineNum(), std::string("unsupported version \"") + v + "\" (this build reads version 1)");
     }
-    if (const char* mc = root.Attribute("min-confidence")) {
-      char* end = nullptr;
-      errno = 0;
-      const double d = std::strtod(mc, &end);
-      if (end == mc || *end != '\0' || errno != 0 || !(d >= 0.0 && d <= 1.0)) {
-        add(root.GetLineNum(), std::string("min-confidence \"") + mc + "\" is not a number in [0, 1]");
-      } else {
-        cat_.minConfidence_ = d;
-      }
-    }
+    fractionAttribute(root, "min-confidence", cat_.minConfidence_);
   }
 
   void intent(const tinyxml2::XMLElement& e) {
@@ -362,16 +367,7 @@ class CatalogueBuilder {
       }
       spec.changesState = v != "false";  // a bad value is an error above; fail towards asking again
     }
-    if (const char* cb = e.Attribute("clarify-below")) {
-      char* end = nullptr;
-      errno = 0;
-      const double d = std::strtod(cb, &end);
-      if (end == cb || *end != '\0' || errno != 0 || !(d >= 0.0 && d <= 1.0)) {
-        add(e.GetLineNum(), std::string("clarify-below \"") + cb + "\" is not a number in [0, 1]");
-      } else {
-        spec.clarifyBelow = d;
-      }
-    }
+    fractionAttribute(e, "clarify-below", spec.clarifyBelow);
     if (spec.name == "none") add(e.GetLineNum(), "intent name \"none\" is reserved (it means: no intent matched)");
     for (char c : spec.name) {
       if (!((c >= 'a' && c <= 'z') || c == '.' || c == '_' || (c >= '0' && c <= '9'))) {
