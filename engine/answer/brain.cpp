@@ -225,7 +225,10 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     }
     case router::Route::cannotAnswer: {
       out.route = router::Route::cannotAnswer;
-      sink.onText(router::kCannotAnswerText);
+      // A command whose handler needed another source (a forecast with no cloud) says what it cannot do.
+      const bool own = handled && handled->status == intents::HandlerOutcome::Status::escalate &&
+                       !handled->fallback.empty();
+      sink.onText(own ? std::string_view(handled->fallback) : std::string_view(router::kCannotAnswerText));
       break;
     }
   }

@@ -90,6 +90,16 @@ TEST(BrainRoutes, UnsureReadingOfSpeechIsAskedAgain) {
   EXPECT_FALSE(ask(*typed, "okay and hombre").clarify);
 }
 
+// A forecast needs the cloud: with none configured the speaker says what it cannot do, not the generic sentence.
+TEST(BrainRoutes, WeatherWithNowhereToAskSaysWhatItCannotDo) {
+  ScratchDir dir;
+  auto b = makeBrain(testConfig(dir.path()), testOverrides());
+  ASSERT_TRUE(b);
+  const AskResult r = ask(*b, "what's the weather tomorrow");
+  EXPECT_EQ(r.route, router::Route::cannotAnswer);
+  EXPECT_EQ(r.answer, "I can't check the weather right now.");
+}
+
 TEST(BrainRoutes, NothingToAnswerWithSaysSoPlainly) {
   ScratchDir dir;
   auto b = makeBrain(testConfig(dir.path()), testOverrides());
