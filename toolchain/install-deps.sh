@@ -22,6 +22,7 @@ HOST_PKGS=(
   libespeak-ng-dev libsonic-dev espeak-ng-data  # TTS: espeak-ng (static) and its data
   openssl                                   # certificates and s_server in the cloud TLS tests
   espeak-ng pocketsphinx-testdata           # speech benchmark sets (bench/speech/run.sh)
+  sphinxtrain sphinxbase-utils pocketsphinx # sotto enroll: Baum-Welch statistics and MAP adaptation (CMU's own tools)
   wordnet-base                              # words for the understanding models' training lines (bench/nlu/lexres.py)
 )
 CROSS_PKGS=(

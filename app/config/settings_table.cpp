@@ -196,7 +196,9 @@ constexpr auto kSettings = std::to_array<Setting>({
                 "keyphrase spotting (the daemon reports why)."),
 
     pathSetting("asr.acoustic-model", "/usr/share/pocketsphinx/model/en-us/en-us", Empty::rejected,
-                SOTTO_FIELD(asrAcousticModel), "Directory of the pocketsphinx acoustic model."),
+                SOTTO_FIELD(asrAcousticModel),
+                "Directory of the pocketsphinx acoustic model: the stock en-us, or one adapted to a speaker by "
+                "`sotto enroll` (it hears that speaker better and other people worse)."),
     pathSetting("asr.dictionary", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", Empty::rejected,
                 SOTTO_FIELD(asrDictionary), "Pronunciation dictionary of the wake word and the ASR."),
     pathSetting("asr.language-model", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", Empty::allowed,

@@ -15,6 +15,7 @@ int cmdQuantize(int argc, char** argv);  // `sotto quantize IN OUT TYPE`: F32/F1
 int cmdListen(int argc, char** argv);  // speech: `sotto listen --wav FILE [--json]`, wake/partial/final events
 int cmdAudit(int argc, char** argv);   // privacy: `sotto audit [--json] [--config FILE]`, the decrypted audit log
 int cmdAsk(int argc, char** argv);     // brain: `sotto ask [--json] [--privacy M] [--route R] TEXT`, routed answer
+int cmdEnroll(int argc, char** argv);  // speech: `sotto enroll`, the acoustic model adapted to one speaker
 int cmdSay(int argc, char** argv);     // speech: `sotto say [--voice V] [-o OUT.wav] TEXT`, streaming TTS
 int cmdServe(int argc, char** argv);   // cloud: `sotto serve -m FILE`, OpenAI-compatible loopback endpoint
 int cmdControl(int argc, char** argv); // daemon: `sotto control status|answer|cancel [ID]`, sottod's control socket

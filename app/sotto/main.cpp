@@ -24,6 +24,8 @@ void usage(FILE* out) {
       "  quantize IN OUT TYPE   quantize an F32/F16 GGUF model: Q8_0, Q4_0, Q5_0, Q4_K, Q6_K, Q4_K_M ...\n"
       "  listen --wav FILE [--json]\n"
       "                         wake word and speech recognition on a WAV file (see listen --help)\n"
+      "  enroll --prompts | --wav-dir DIR --out MODEL_DIR\n"
+      "                         adapt the recognizer's acoustic model to one speaker (see enroll --help)\n"
       "  say [--voice V] [-o OUT.wav] TEXT\n"
       "                         speak TEXT through the streaming TTS, to the speaker or a WAV file (see say --help)\n"
       "  pii --json             classify stdin lines for personal data, one JSON span list per line\n"
@@ -70,6 +72,7 @@ int main(int argc, char** argv) {
   if (cmd == "ask") return sotto::cli::cmdAsk(argc - 1, argv + 1);
   if (cmd == "quantize") return sotto::cli::cmdQuantize(argc - 1, argv + 1);
   if (cmd == "listen") return sotto::cli::cmdListen(argc - 1, argv + 1);
+  if (cmd == "enroll") return sotto::cli::cmdEnroll(argc - 1, argv + 1);
   if (cmd == "audit") return sotto::cli::cmdAudit(argc - 1, argv + 1);
   if (cmd == "say") return sotto::cli::cmdSay(argc - 1, argv + 1);
   if (cmd == "control") return sotto::cli::cmdControl(argc - 1, argv + 1);

@@ -25,6 +25,9 @@ Usage: bench/speech/intent_bench.py [--quick] [-b BUILD_DIR] [-w WORK_DIR] [-j J
   --quick    the same lines x 2 voices (flite slt, espeak-ng en-us): 80 clips, about 5 min of CPU per variant
   --per-intent N, --open N   more lines: N per intent (spread over its phrasing families), N open questions;
              CPU grows in proportion (--per-intent 3 --open 9: 1080 clips, 75 min per variant)
+  --enroll   add the variant enrolled:"--set asr.acoustic-model={enrolled}": each speaker first reads the
+             enrollment prompts (config/enroll.txt) and `sotto enroll` adapts the model to it; {enrolled} in any
+             --variant's options is that voice's adapted model (needs sphinxtrain, sphinxbase-utils, pocketsphinx)
   --report FILE  print the tables again from a --json FILE of an earlier run (nothing is run)
   --variant  a recognizer configuration as `sotto listen` options (repeatable; the first is the baseline). Default:
              baseline:"--set asr.domain-lm= --set asr.rescore=false --set asr.clarify-below=0", shipped:"" (the
@@ -158,6 +161,7 @@ def main():
     ap.add_argument("--config", default=os.path.join(SRC, "config/sotto.xml"))
     ap.add_argument("--catalogue", default=os.path.join(SRC, "config/intents.xml"))
     ap.add_argument("--variant", action="append", default=[])
+    ap.add_argument("--enroll", action="store_true", help="add the enrolled variant (each speaker's adapted model)")
     ap.add_argument("--no-real", action="store_true", help="skip pocketsphinx-testdata's recordings")
     ap.add_argument("--report", default=None)
     ap.add_argument("--voices", default=None, help="comma-separated voice names (default: all, or --quick's)")
@@ -186,6 +190,8 @@ def main():
         if not name:
             sys.exit("intent_bench: --variant NAME:\"OPTIONS\"")
         variants.append((name, shlex.split(opts)))
+    if a.enroll:
+        variants.append(("enrolled", ["--set", "asr.acoustic-model={enrolled}"]))
 
     # The configuration under test; the wake network of the source tree when the installed one is absent (a
     # developer machine), as the device ships it.
@@ -330,6 +336,32 @@ def bench(a, sotto, config, variants, phrase, changing, work):
             gen_sets.concat([tmp + "/sil10.wav", w, tmp + "/sil05.wav", conv, tmp + "/sil15.wav"], p)
             real.append({"path": p, "set": sub, "ref": text, "audio_s": gen_sets.duration(p)})
 
+    # 4b. Speaker enrollment, for variants whose options name {enrolled}: each speaker reads config/enroll.txt (the
+    # training generator's prompts, never the eval lines) at its natural rate, and `sotto enroll` adapts the model
+    # to that speaker. A voice's clips then use its own speaker's model (en-us-fast and en-gb-slow use the en-us and
+    # en-gb enrollments: a person enrolls once and speaks at many rates). The real recordings are other people: they
+    # use the first voice's model, which shows what an enrollment does to a voice it was not made for.
+    enrolled = {}
+    if any("{enrolled}" in o for _, opts in variants for o in opts):
+        prompts = [l.strip() for l in open(os.path.join(SRC, "config", "enroll.txt"))
+                   if l.strip() and not l.startswith("#")]
+        for spk in sorted({v[1] for v in voices}):
+            d = "%s/enroll-%s" % (work, spk.replace(":", "-"))
+            os.makedirs(d, exist_ok=True)
+            list(pool.map(lambda k: gen_sets.tts(spk, 0, prompts[k], "%s/%02d.wav" % (d, k + 1)), range(len(prompts))))
+            no_catalogue = [x for k, x in enumerate(config) if "--catalogue" not in config[max(0, k - 1):k + 1]]
+            r = subprocess.run([sotto, "enroll", "--wav-dir", d, "--out", d + ".model"] + no_catalogue,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if r.returncode != 0:
+                sys.exit("intent_bench: sotto enroll failed for %s: %s" % (spk, r.stdout.decode(errors="replace")))
+            enrolled[spk] = d + ".model"
+            print("enrolled %s: %s" % (spk, r.stdout.decode(errors="replace").splitlines()[0]))
+        sys.stdout.flush()
+    speaker_of = {v[0]: v[1] for v in voices}
+
+    def with_model(opts, speaker):
+        return [o.replace("{enrolled}", enrolled.get(speaker, "")) for o in opts]
+
     # 5. Each variant, baseline first: start-up cost on silence (3 runs, median), then every clip.
     result = {"cpu": cpu_model(), "lines": len(sample), "voices": [v[0] for v in voices],
               "state_changing": sorted(changing), "targets": TARGETS, "variants": []}
@@ -347,7 +379,7 @@ def bench(a, sotto, config, variants, phrase, changing, work):
     for vname, opts in variants:
         outs = []
         for _ in range(3):
-            out, err, rc, cpu = listen_cpu(sotto, tmp + "/sil10.wav", config, opts)
+            out, err, rc, cpu = listen_cpu(sotto, tmp + "/sil10.wav", config, with_model(opts, voices[0][1]))
             outs.append((rc, err, cpu))
         if any(rc != 0 for rc, _, _ in outs):
             err = outs[0][1].strip()
@@ -366,7 +398,7 @@ def bench(a, sotto, config, variants, phrase, changing, work):
         done = [0]
 
         def one(it):
-            r = listen_cpu(sotto, it["path"], config, opts)
+            r = listen_cpu(sotto, it["path"], config, with_model(opts, speaker_of[it["voice"]]))
             done[0] += 1  # the GIL makes this increment safe enough for a progress line
             if done[0] % 50 == 0:
                 print("  %d of %d clips, %.0f s" % (done[0], len(items), time.time() - tv))
@@ -400,7 +432,8 @@ def bench(a, sotto, config, variants, phrase, changing, work):
         # Real recordings.
         if real:
             rr = list(pool.map(lambda it: listen_cpu(sotto, it["path"], config,
-                                                     opts + ["--set", "speech.endpoint-silence-ms=1000"]), real))
+                                                     with_model(opts, voices[0][1]) +
+                                                     ["--set", "speech.endpoint-silence-ms=1000"]), real))
             rrec = []
             for it, r in zip(real, rr):
                 l = sc.parse_listen(r[0])
