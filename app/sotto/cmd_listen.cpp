@@ -179,14 +179,16 @@ class Printer final : public speech::ListenerEvents {
     return intent >= 0 && static_cast<size_t>(intent) < intentNames_.size() ? intentNames_[static_cast<size_t>(intent)]
                                                                              : std::string("none");
   }
-  // The speaker would ask again instead of guessing, as the daemon's brain decides it: an unsure reading of a
-  // state-changing command or of no command; an unsure query is answered (its answer speaks the assumption).
+  // The speaker would ask again instead of guessing, as the daemon's brain decides it (intents::asksAgain): an
+  // unsure reading of a state-changing command or of no command, or a state-changing command whose turn did not
+  // end in silence; an unsure query is answered (its answer speaks the assumption).
   bool clarify(const speech::Transcript& t) const {
-    if (!understood() || clarifyBelow_ <= 0.0f || t.text.empty()) return false;
+    if (!understood() || t.text.empty()) return false;
     const intents::IntentSpec* spec =
         t.intent >= 0 && static_cast<size_t>(t.intent) < intents_.size() ? &intents_[t.intent] : nullptr;
-    if (t.confidence >= std::max<double>(clarifyBelow_, spec != nullptr ? spec->clarifyBelow : 0.0)) return false;
-    return t.intent < 0 || (spec != nullptr && spec->changesState);
+    const auto by = listener->lastEndpoint();
+    const bool unfinished = by != speech::Endpointer::Reason::complete && by != speech::Endpointer::Reason::silence;
+    return intents::asksAgain(spec, t.confidence, clarifyBelow_, true, unfinished);
   }
   bool json_;
   std::vector<std::string> intentNames_;

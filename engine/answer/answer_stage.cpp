@@ -291,7 +291,9 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
       observer->onDone(makeError(brainError_.code, brainError_.message));
     }
   } else {
-    auto r = brain->ask(text, feed, cancel_);
+    HeardAs heard;
+    heard.unfinishedTurn = request->unfinishedTurn != 0;
+    auto r = brain->ask(text, feed, cancel_, heard);
     if (observer != nullptr) observer->onDone(r);
     if (!r) {
       failed_.fetch_add(1, std::memory_order_relaxed);

@@ -104,7 +104,8 @@ Result<SpeculationResult> Brain::Impl::speculate(std::string_view partial, const
   return out;
 }
 
-Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel) {
+Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const pipeline::CancelToken* cancel,
+                                   const HeardAs& heard) {
   AnswerOut sink(outer, options.maxAnswerChars);
   const router::Millis tStart = now();
   lastPromptReuse = PromptReuse{};
@@ -133,18 +134,11 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     understanding->understand(text, *understandSpace, match);
     in.intent.matched = match.intent >= 0;
     in.intent.confidence = static_cast<float>(match.confidence);
-    // Ask again instead of guessing (issue 20): a command that would change state, understood with less than
-    // asr.clarify-below, is never executed; from speech, an unsure reading of no command is asked again too.
-    // Queries go on: their answer speaks what was assumed ("The time is ...").
-    // An intent may ask for more certainty than the global threshold (its clarify-below), never for less.
+    // Ask again instead of guessing (issue 20): intents::asksAgain. Nothing is executed.
     const auto& specs = understanding->matcher().catalogue().intents();
     const intents::IntentSpec* spec = in.intent.matched ? &specs[static_cast<size_t>(match.intent)] : nullptr;
-    const double below = spec != nullptr && options.clarifyBelow > 0.0f
-                             ? std::max<double>(options.clarifyBelow, spec->clarifyBelow)
-                             : options.clarifyBelow;
-    const bool unsure = options.clarifyBelow > 0.0f && match.confidence < below;
-    const bool changing = spec != nullptr && spec->changesState;
-    if (unsure && (in.intent.matched ? changing : options.spokenRequests)) {
+    if (intents::asksAgain(spec, match.confidence, options.clarifyBelow, options.spokenRequests,
+                           heard.unfinishedTurn)) {
       sink.onText(kClarifyText);
       out.route = router::Route::intent;
       out.reason = router::Reason::noAnswerSource;
@@ -252,8 +246,9 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
 Brain::Brain(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Brain::~Brain() = default;
 
-Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel) {
-  return impl_->ask(text, sink, cancel);
+Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel,
+                             const HeardAs& heard) {
+  return impl_->ask(text, sink, cancel, heard);
 }
 
 Result<SpeculationResult> Brain::speculate(std::string_view partial, const pipeline::CancelToken* cancel) {

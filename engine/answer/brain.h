@@ -95,6 +95,13 @@ struct AskResult {
   bool clarify = false;
 };
 
+// How a spoken request was heard, beyond its words (a typed one is heard as the defaults say).
+struct HeardAs {
+  // Its turn did not end in silence: it ran to speech.max-utterance or the audio ended. A state-changing command
+  // heard so is asked again (intents::asksAgain).
+  bool unfinishedTurn = false;
+};
+
 // What one speculation did (Brain::speculate).
 struct SpeculationResult {
   bool intent = false;     // read as a catalogue command: nothing prepared (its handler runs for the final only)
@@ -151,7 +158,8 @@ class Brain {
   Brain(const Brain&) = delete;
   Brain& operator=(const Brain&) = delete;
 
-  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr);
+  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr,
+                        const HeardAs& heard = {});
   // Brain thread, between requests: speculative work on a partial transcript while the user may still be speaking
   // (speech.speculate). Reads it as ask() would and, unless it is a catalogue command or another route is forced,
   // prefills the local model's KV cache with its prompt; ask() on the final then keeps the longest prefix the two

@@ -147,7 +147,8 @@ struct Brain::Impl {
   // cancel token and the supervisor's deadline wake it.
   pipeline::Wakeup cloudWake;
 
-  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel);
+  Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel,
+                        const HeardAs& heard);
   Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel);
   PromptReuse lastPromptReuse;  // of the last ask(): its first generation with the local model
   // Generates up to `maxTokens` more tokens of the local answer into `c` (streaming when c.live is set).

@@ -61,6 +61,24 @@ struct IntentSpec {
   double clarifyBelow = 0.0;
 };
 
+// Whether a spoken request is asked again ("Sorry, could you say that again?") instead of acted on (issue 20), as
+// the brain and `sotto listen` both decide it. `spec` is the intent read (null: no command), `confidence` the
+// reading's, `clarifyBelow` asr.clarify-below (0: never ask again). Asked again:
+// - a state-changing command read with less than clarifyBelow (or its own, higher, clarify-below);
+// - a state-changing command whose turn did not end in silence (`unfinishedTurn`: it ran to the length limit or
+//   the audio's end, so the words include whatever the endpointer took for speech after it: in noise, junk that
+//   reads as "stop" or "volume up");
+// - with `spokenRequests`, an unsure reading of no command.
+// Queries go on: their answer speaks what was assumed. Any thread.
+inline bool asksAgain(const IntentSpec* spec, double confidence, double clarifyBelow, bool spokenRequests,
+                      bool unfinishedTurn) noexcept {
+  if (clarifyBelow <= 0.0) return false;
+  if (spec != nullptr && spec->changesState && unfinishedTurn) return true;
+  const double below = spec != nullptr && spec->clarifyBelow > clarifyBelow ? spec->clarifyBelow : clarifyBelow;
+  if (confidence >= below) return false;
+  return spec != nullptr ? spec->changesState : spokenRequests;
+}
+
 // One flattened phrasing (alternatives and optional parts expanded), ready for alignment.
 struct PatternElement {
   bool isSlot = false;

@@ -234,6 +234,8 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   msg.confidence = t.words.empty() ? 0.0f : sum / static_cast<float>(t.words.size());
   msg.fromGrammar = t.search == "grammar" ? 1 : 0;
   msg.withoutWake = withoutWake_ ? 1 : 0;
+  const Endpointer::Reason by = listener_ ? listener_->lastEndpoint() : Endpointer::Reason::silence;
+  msg.unfinishedTurn = by == Endpointer::Reason::complete || by == Endpointer::Reason::silence ? 0 : 1;
   if (withoutWake_) bump(withoutWakeFinals_);
   withoutWake_ = false;
   // The follow-up: once this request has been answered, listen for the next one without the wake word.

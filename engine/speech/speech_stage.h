@@ -36,6 +36,7 @@ struct TranscriptMessage {
   uint8_t fromGrammar = 0;      // 1: the command grammar's transcript won (else the general LM's)
   uint8_t truncated = 0;
   uint8_t withoutWake = 0;      // 1: heard without the wake word (asked again, or a follow-up after an answer)
+  uint8_t unfinishedTurn = 0;   // 1: the turn did not end in silence (length limit, or the audio ended)
   uint16_t length = 0;          // bytes of text
   char text[kTextSize] = {};    // NUL-terminated
   std::string_view textView() const noexcept { return {text, length}; }

@@ -56,6 +56,13 @@ TEST(BrainRoutes, LowConfidenceStateChangeAsksAgainAndChangesNothing) {
   ASSERT_TRUE(at80);
   EXPECT_TRUE(ask(*at80, "ah to to to connect you").clarify);
   EXPECT_FALSE(ask(*at80, "go back online").clarify);
+  // A turn that did not end in silence (noise held the endpointer to the length limit): even a sure state change
+  // is asked again; a query heard so is answered.
+  HeardAs unfinished;
+  unfinished.unfinishedTurn = true;
+  EXPECT_TRUE(ask(*b, "stop", nullptr, unfinished).clarify);
+  EXPECT_TRUE(ask(*b, "set a timer for five minutes", nullptr, unfinished).clarify);
+  EXPECT_FALSE(ask(*b, "what time is it", nullptr, unfinished).clarify);
   // A confident command still runs, and a less confident query is answered.
   const AskResult t = ask(*b, "set a timer for five minutes");
   EXPECT_FALSE(t.clarify);

@@ -89,10 +89,10 @@ inline std::unique_ptr<Brain> makeBrain(const config::Config& c, const BrainOver
   return b.ok() ? std::move(*b) : nullptr;
 }
 
-inline AskResult ask(Brain& b, const std::string& text, RecordingSink* sink = nullptr) {
+inline AskResult ask(Brain& b, const std::string& text, RecordingSink* sink = nullptr, const HeardAs& heard = {}) {
   RecordingSink local;
   RecordingSink& s = sink != nullptr ? *sink : local;
-  auto r = b.ask(text, s);
+  auto r = b.ask(text, s, nullptr, heard);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? *r : AskResult{};
 }

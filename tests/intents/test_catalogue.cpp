@@ -79,6 +79,28 @@ TEST(Catalogue, IntentClarifyBelow) {
             "t.xml:3: clarify-below \"high\" is not a number in [0, 1]");
 }
 
+// The one ask-again rule the brain and `sotto listen` share.
+TEST(Catalogue, AsksAgain) {
+  si::IntentSpec timer;
+  timer.name = "timer.set";
+  si::IntentSpec query;
+  query.name = "time.query";
+  query.changesState = false;
+  si::IntentSpec online;
+  online.name = "privacy.online";
+  online.clarifyBelow = 0.9;
+  EXPECT_TRUE(si::asksAgain(&timer, 0.7, 0.8, false, false));
+  EXPECT_FALSE(si::asksAgain(&timer, 0.85, 0.8, false, false));
+  EXPECT_TRUE(si::asksAgain(&online, 0.85, 0.8, false, false));  // its own threshold is higher
+  EXPECT_FALSE(si::asksAgain(&online, 0.95, 0.8, false, false));
+  EXPECT_FALSE(si::asksAgain(&query, 0.1, 0.8, true, false));     // a query is answered
+  EXPECT_TRUE(si::asksAgain(nullptr, 0.5, 0.8, true, false));     // unsure of no command, from speech
+  EXPECT_FALSE(si::asksAgain(nullptr, 0.5, 0.8, false, false));   // typed
+  EXPECT_TRUE(si::asksAgain(&timer, 1.0, 0.8, false, true));      // the turn did not end in silence
+  EXPECT_FALSE(si::asksAgain(&query, 1.0, 0.8, true, true));
+  EXPECT_FALSE(si::asksAgain(&timer, 0.1, 0.0, true, true));      // asking again is off
+}
+
 TEST(Catalogue, MissingFile) {
   auto r = si::Catalogue::loadFile("/nonexistent/intents.xml");
   ASSERT_FALSE(r.ok());

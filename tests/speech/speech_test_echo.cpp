@@ -153,7 +153,7 @@ TEST_F(EchoCancel, AttenuatesEchoAndKeepsTheUserAtTheCaptureRate) {
 }
 
 TEST_F(EchoCancel, ResamplesA48kHzReference) {
-  ASSERT_TRUE(run("sox '" + dir_.file("device.wav") + "' -r 48000 '" + dir_.file("device48.wav") + "'"));
+  ASSERT_TRUE(run("sox -R '" + dir_.file("device.wav") + "' -r 48000 '" + dir_.file("device48.wav") + "'"));
   const auto device48 = readMono(dir_.file("device48.wav"));
   ASSERT_GT(device48.size(), device_.size() * 2);
   uint64_t allocs = 99;

@@ -99,6 +99,14 @@ const std::vector<std::string> kEnrollPrompts = {
     "would it be possible to put the volume to nine", "well what is one plus two again", "tomorrow forecast please",
     "start a timer called bath time for twelve minutes thirty seconds"};
 
+EnrollOptions stockOptions(const std::string& out) {
+  EnrollOptions o;
+  o.baseModel = kEnrollModel;
+  o.dictionary = kEnrollDict;
+  o.outModel = out;
+  return o;
+}
+
 TEST(Enroll, RefusesWhatItCannotUseAndWritesNothing) {
   SOTTO_REQUIRE_SPEECH_TOOLS();
   REQUIRE_SPHINXTRAIN();
@@ -106,10 +114,7 @@ TEST(Enroll, RefusesWhatItCannotUseAndWritesNothing) {
   ASSERT_TRUE(dir.ok());
   auto utts = speakPrompts(dir, kEnrollPrompts, 12, "slt");
   ASSERT_EQ(utts.size(), 12u);
-  EnrollOptions o;
-  o.baseModel = kEnrollModel;
-  o.dictionary = kEnrollDict;
-  o.outModel = dir.file("model");
+  EnrollOptions o = stockOptions(dir.file("model"));
 
   auto few = std::vector<EnrollUtterance>(utts.begin(), utts.begin() + 5);
   auto r = enrollSpeaker(few, o);
@@ -150,10 +155,7 @@ TEST(Enroll, AdaptsToItsSpeaker) {
   ASSERT_TRUE(dir.ok());
   auto utts = speakPrompts(dir, kEnrollPrompts, 12, "kal");
   ASSERT_EQ(utts.size(), 12u);
-  EnrollOptions o;
-  o.baseModel = kEnrollModel;
-  o.dictionary = kEnrollDict;
-  o.outModel = dir.file("model");
+  EnrollOptions o = stockOptions(dir.file("model"));
   auto first = enrollSpeaker(utts, o);
   ASSERT_TRUE(first.ok()) << first.error().message;
   EXPECT_EQ(first->utterances, 12u);

@@ -151,7 +151,7 @@ TEST_F(ClosedLoop, NoWakeOnUnrelatedSpeech) {
 
 TEST_F(ClosedLoop, OtherRatesAndChannelsAreConverted) {
   const std::string wav = scene("set a timer for five minutes", "timer");
-  ASSERT_TRUE(run("sox '" + wav + "' -r 44100 -c 2 '" + dir_.file("stereo44.wav") + "'"));
+  ASSERT_TRUE(run("sox -R '" + wav + "' -r 44100 -c 2 '" + dir_.file("stereo44.wav") + "'"));
   const auto events = listenTo(dir_.file("stereo44.wav"));
   const ListenEvent* final = checkUtterance(events, 1000 + endOf(dir_.file("wake.wav")), endOf(wav));
   ASSERT_NE(final, nullptr);

@@ -150,7 +150,7 @@ TEST_F(Rescore, IneligibleHypothesesNeverWin) {
 std::string saidWithPauses(const sotto::test::TempDir& dir, const std::string& name, const std::string& text) {
   const std::string wav = dir.file(name);
   if (!sotto::test::say("hey computer. " + text, wav)) return {};
-  if (!sotto::test::run("sox '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6")) return {};
+  if (!sotto::test::run("sox -R '" + wav + "' '" + wav + ".pad.wav' pad 0.3 0.6")) return {};
   return wav + ".pad.wav";
 }
 

@@ -122,7 +122,7 @@ TEST(WakeVerifier, AcceptsAVoiceTheStrictSpotterMisses) {
   ASSERT_TRUE(dir.ok());
   ASSERT_TRUE(silence(0.5, dir.file("sil.wav")));
   ASSERT_TRUE(run("flite -voice kal -t \"hey computer\" -o '" + dir.file("kal.wav") + "'") &&
-              run("sox '" + dir.file("kal.wav") + "' -r 16000 -c 1 -b 16 '" + dir.file("w.wav") + "'"));
+              run("sox -R '" + dir.file("kal.wav") + "' -r 16000 -c 1 -b 16 '" + dir.file("w.wav") + "'"));
   ASSERT_TRUE(concat({dir.file("sil.wav"), dir.file("w.wav"), dir.file("sil.wav"), dir.file("sil.wav")},
                      dir.file("clip.wav")));
   const auto samples = readMono(dir.file("clip.wav"));
