@@ -24,6 +24,7 @@ void prepareRecognition(const config::Config& c, const std::string& cataloguePat
   lc.asr.rescore = c.asrRescore;
   lc.asr.minDomainAgreement = c.asrDomainAgreement;
   lc.asr.maxHmmPerFrame = c.asrMaxHmmPerFrame;
+  lc.asr.shareScores = c.asrShareScores;
   lc.asr.domainLanguageModel = c.asrDomainLm;
   // Developer builds and other catalogues: the installed default is not there, the catalogue's own model is.
   if (c.asrDomainLm == kDefaultDomainLm && ::access(kDefaultDomainLm, R_OK) != 0 && !cataloguePath.empty()) {

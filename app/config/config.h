@@ -82,6 +82,7 @@ struct Config {
   bool asrRescore = false;       // winner by acoustic score + the understanding model's score
   float asrClarifyBelow = 0.0f;  // ask again when the understood intent's confidence is below this; 0 = never
   uint32_t asrMaxHmmPerFrame = 0;  // n-gram searches' HMMs per frame at most (pocketsphinx -maxhmmpf); 0 = its own
+  bool asrShareScores = true;      // the searches score each frame's senones once between them
   float asrDomainAgreement = 0.0f;  // least share of the domain n-best (by acoustics) reading a command the same way
   // Router (engine/router): thresholds in percent, cloud cost caps, circuit breaker.
   uint32_t routerIntentConfidencePercent = 0, routerLocalConfidencePercent = 0, routerSemanticSimilarityPercent = 0;

@@ -207,6 +207,17 @@ Result<std::unique_ptr<Recognizer>> Recognizer::create(const AsrConfig& config) 
   if (!r->decoders_[kGrammar] && !r->decoders_[kLm] && !r->decoders_[kDomain]) {
     return makeError(Errc::not_found, "ASR: " + r->degraded_);
   }
+  if (config.shareScores) {
+    ps_decoder_s* all[kSearches] = {r->decoders_[0].get(), r->decoders_[1].get(), r->decoders_[2].get()};
+    const int running = (all[0] != nullptr) + (all[1] != nullptr) + (all[2] != nullptr);
+    if (running > 1) {
+      if (auto share = detail::SenoneShare::share(all); share.ok()) {
+        r->share_ = std::move(share).value();
+      } else {
+        r->degraded_ += (r->degraded_.empty() ? "" : "; ") + share.error().message;
+      }
+    }
+  }
   r->understander_ = config.understander;
   r->rescore_ = config.rescore;
   r->minDomainAgreement_ = config.minDomainAgreement;
@@ -225,6 +236,7 @@ Recognizer::~Recognizer() {
 }
 
 Status Recognizer::begin() noexcept {
+  if (share_ != nullptr) share_->reset();
   for (auto& ps : decoders_) {
     if (ps != nullptr && ps_start_utt(ps.get()) < 0) return makeError(Errc::internal, "ASR: ps_start_utt failed");
   }

@@ -25,7 +25,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
         model="/opt/ok-speaker.wake"/>
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false" domain-lm=""
-       rescore="false" domain-agreement="0.4" clarify-below="0.35" max-hmm-per-frame="2500"/>
+       rescore="false" domain-agreement="0.4" clarify-below="0.35" max-hmm-per-frame="2500" share-scores="false"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"
        max-answer-chars="600" streaming="false"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
@@ -93,6 +93,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.asrClarifyBelow = 0.35f;
   expected.asrDomainAgreement = 0.4f;
   expected.asrMaxHmmPerFrame = 2500;
+  expected.asrShareScores = false;
   expected.ttsEngine = "espeak-ng";
   expected.ttsVoice = "en-us";
   expected.ttsRatePercent = 150;
