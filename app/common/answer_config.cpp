@@ -72,6 +72,7 @@ answer::AnswerStageOptions answerStageOptionsFrom(const config::Config& c, const
   a.brain.understander = understander;
   a.tts = ttsOptionsFrom(c);
   a.streamingTts = c.ttsStreaming;
+  a.firstPhraseWaitMs = c.ttsFirstPhraseWaitMs;
   a.speculate = c.speculate;  // the listener reports stable partials with the same setting (listenerConfigFrom)
   return a;
 }

@@ -99,6 +99,7 @@ struct Config {
   uint32_t ttsRatePercent = 0, ttsVolumePercent = 0;
   uint32_t ttsMaxAnswerChars = 0;  // longest answer spoken, in code points (the brain cuts longer ones)
   bool ttsStreaming = true;        // speak phrases as their text completes; false: after the whole answer
+  uint32_t ttsFirstPhraseWaitMs = 0;  // the first phrase is cut at its whole words after this wait; 0 = never
   bool operator==(const Config&) const = default;
 };
 

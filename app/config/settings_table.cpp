@@ -250,6 +250,10 @@ constexpr auto kSettings = std::to_array<Setting>({
                 "Speak each phrase of an answer as soon as its text is complete (the local model and the cloud "
                 "stream it); false = synthesize only once the whole answer is known (slower first audio: for "
                 "comparing the two, e.g. in sotto-bench e2e)."),
+    unsignedSetting("tts.first-phrase-wait-ms", "20", "ms", 0, 5000, SOTTO_FIELD(ttsFirstPhraseWaitMs),
+                    "When an answer's first phrase is still incomplete this long after its first text (a slow "
+                    "model), the whole words already there, two at least, are spoken as the first phrase instead "
+                    "of waiting for a clause or four words; 0 = always wait."),
 
     cpuListSetting("threads.audio-cpus", SOTTO_FIELD(audioCpus),
                    "CPUs the audio thread may run on; empty = no pinning."),

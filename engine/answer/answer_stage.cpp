@@ -489,6 +489,14 @@ void AnswerStage::brainMain() {
   }
 }
 
+namespace {
+// The log's note on an answer whose first phrase did not wait for a clause or four words.
+const char* cutEarly(const speech::TtsStage& stage) {
+  return stage.stats().firstPhraseCutEarly ? " (the first phrase cut at its whole words after tts.first-phrase-wait-ms)"
+                                           : "";
+}
+}  // namespace
+
 void AnswerStage::ttsMain() {
   QueueOutput out(*this, audio_->playbackRing(), audio_->sink()->format().rateHz);
   std::unique_ptr<speech::TtsStage> stage;
@@ -501,6 +509,7 @@ void AnswerStage::ttsMain() {
       // The listener waits for the first sound, not the voice's opening pause (flite: about 200 ms).
       constexpr uint32_t kPrerollMs = 20;
       stage->trimLeadingSilence(kPrerollMs);
+      stage->limitFirstPhraseWait(options_.firstPhraseWaitMs);
     } else {
       SOTTO_LOG_ERROR("tts", "unavailable", "answers will not be spoken: %s", s.error().message.c_str());
     }
@@ -562,11 +571,12 @@ void AnswerStage::ttsMain() {
         if (stage && m.value == current && !failedOnce && st) st = stage->finish();
         if (stage && (stage->stats().cancelled || cancel_->cancelled())) {
           cancelledAnswers_.fetch_add(1, std::memory_order_relaxed);
-          SOTTO_LOG_INFO("tts", "cancelled", "answer %llu stopped after %.2f s of audio", ull(m.value),
-                         static_cast<double>(stage->stats().framesOut) / out.rateHz());
+          SOTTO_LOG_INFO("tts", "cancelled", "answer %llu stopped after %.2f s of audio%s", ull(m.value),
+                         static_cast<double>(stage->stats().framesOut) / out.rateHz(), cutEarly(*stage));
         } else if (stage) {
-          SOTTO_LOG_INFO("tts", "spoken", "answer %llu: %llu phrases, %.2f s of audio", ull(m.value),
-                         ull(stage->stats().phrases), static_cast<double>(stage->stats().framesOut) / out.rateHz());
+          SOTTO_LOG_INFO("tts", "spoken", "answer %llu: %llu phrases, %.2f s of audio%s", ull(m.value),
+                         ull(stage->stats().phrases), static_cast<double>(stage->stats().framesOut) / out.rateHz(),
+                         cutEarly(*stage));
         }
         spoken_.fetch_add(1, std::memory_order_relaxed);
         ttsDone_.store(m.value, std::memory_order_release);

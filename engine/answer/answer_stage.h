@@ -54,6 +54,9 @@ struct AnswerStageOptions {
   // tts.streaming: each phrase is spoken as soon as its text is complete; false: the TTS thread keeps the answer's
   // text until its end and only then synthesizes it (whole-answer TTS, for comparisons).
   bool streamingTts = true;
+  // tts.first-phrase-wait-ms: an answer's first phrase still incomplete this long after its first text is spoken
+  // from the whole words there (speech::TtsStage::limitFirstPhraseWait); 0 = wait for a clause or four words.
+  uint32_t firstPhraseWaitMs = 0;
   // Borrowed, may be null (sottod): told of the brain and of each typed request's answer.
   TypedAnswerObserver* typedObserver = nullptr;
 };

@@ -120,6 +120,7 @@ Result<std::unique_ptr<PhraseChunker>> PhraseChunker::create(const ChunkerConfig
 
 void PhraseChunker::reset() noexcept {
   len_ = start_ = 0;
+  forced_ = kNone;
   ended_ = false;
   phrases_ = 0;
 }
@@ -128,6 +129,7 @@ size_t PhraseChunker::push(std::string_view piece) noexcept {
   if (start_ > 0) {  // move the unreturned text to the front (invalidates earlier phrase views)
     std::memmove(buf_.get(), buf_.get() + start_, len_ - start_);
     len_ -= start_;
+    if (forced_ != kNone) forced_ -= start_;
     start_ = 0;
   }
   const size_t n = std::min(piece.size(), cfg_.capacityBytes - len_);
@@ -136,8 +138,28 @@ size_t PhraseChunker::push(std::string_view piece) noexcept {
   return n;
 }
 
+bool PhraseChunker::cutWholeWords(uint32_t minWords) noexcept {
+  const char* b = buf_.get();
+  uint32_t words = 0;
+  size_t wordStart = kNone, cut = kNone;
+  for (size_t i = start_; i < len_; ++i) {
+    if (!isSpace(b[i])) {
+      if (wordStart == kNone) wordStart = i;
+      continue;
+    }
+    if (wordStart == kNone) continue;
+    ++words;
+    if (words >= minWords && !endsWithAbbreviation(std::string_view(b + wordStart, i - wordStart))) cut = i;
+    wordStart = kNone;
+  }
+  if (cut == kNone) return false;
+  forced_ = cut;
+  return true;
+}
+
 size_t PhraseChunker::findCut() const noexcept {
   const char* b = buf_.get();
+  if (forced_ != kNone && forced_ > start_) return forced_;
   const uint32_t limit = phrases_ == 0 ? cfg_.firstPhraseWords : cfg_.phraseWords;
   uint32_t words = 0;
   size_t wordStart = kNone, lastSpace = kNone;
@@ -176,6 +198,7 @@ bool PhraseChunker::next(std::string_view& phrase) noexcept {
     if (cut == kNone) return false;
     size_t s = start_, e = cut;
     start_ = cut;
+    if (forced_ != kNone && forced_ <= cut) forced_ = kNone;
     while (s < e && isSpace(buf_[s])) ++s;
     while (e > s && isSpace(buf_[e - 1])) --e;
     if (cut == len_ && ended_) {

@@ -39,6 +39,11 @@ class PhraseChunker {
   // End of the stream: next() then also returns the remaining text (an incomplete trailing UTF-8 sequence is
   // dropped).
   void finish() noexcept { ended_ = true; }
+  // Makes the whole words held (each followed by whitespace) a phrase now, without waiting for the word count or a
+  // punctuation mark, when there are at least `minWords` of them; the word in progress stays. A last word that is
+  // an abbreviation ("Dr.") stays with what follows. Returns whether such a cut was made; next() then returns it.
+  // For a slow stream's first phrase (TtsStage::limitFirstPhraseWait).
+  bool cutWholeWords(uint32_t minWords) noexcept;
   // A new stream (next answer, or after a cancel): forgets everything held.
   void reset() noexcept;
 
@@ -53,6 +58,7 @@ class PhraseChunker {
   std::unique_ptr<char[]> buf_;
   size_t len_ = 0;    // bytes held
   size_t start_ = 0;  // first byte not yet returned
+  size_t forced_ = static_cast<size_t>(-1);  // a cut cutWholeWords() made, not yet returned
   bool ended_ = false;
   uint64_t phrases_ = 0;
 };

@@ -121,6 +121,13 @@ Status TtsStage::feed(std::string_view text) {
     if (Status st = speakReady(); !st) return st;
     if (stats_.cancelled) return {};
   }
+  // Two words at least: a lone word spoken on its own sounds like a stammer.
+  constexpr uint32_t kMinFirstWords = 2;
+  if (firstPhraseWaitNs_ > 0 && stats_.phrases == 0 && stats_.firstTextNs >= 0 &&
+      sinceBegin() - stats_.firstTextNs >= firstPhraseWaitNs_ && chunker_->cutWholeWords(kMinFirstWords)) {
+    stats_.firstPhraseCutEarly = true;
+    return speakReady();
+  }
   return {};
 }
 

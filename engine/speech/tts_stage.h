@@ -53,6 +53,7 @@ struct TtsStageStats {
   int64_t firstAudioNs = -1;   // from begin() to the first audio written; -1 = none yet
   int64_t firstTextNs = -1;    // from begin() to the first feed() with text
   uint64_t trimmedFrames = 0;  // leading silence skipped at the engine's rate (trimLeadingSilence)
+  bool firstPhraseCutEarly = false;  // the first phrase was cut when its wait ran out (limitFirstPhraseWait)
   bool cancelled = false;
 };
 
@@ -77,6 +78,10 @@ class TtsStage final : private TtsAudioSink {
   // before it, so the listener hears the answer that much sooner. Pauses inside the answer are kept.
   // 0 turns it off (the default: files written by `sotto say` keep the voice's timing). TTS thread, before begin().
   void trimLeadingSilence(uint32_t prerollMs) { trimPrerollMs_ = prerollMs; }
+  // When the answer's first phrase is still incomplete `ms` after its first text arrived (a model slower than the
+  // listener's patience), the whole words held, two at least, are spoken as the first phrase; the rest follows as
+  // usual. Checked as text arrives. 0 turns it off (the default). TTS thread, before begin().
+  void limitFirstPhraseWait(uint32_t ms) { firstPhraseWaitNs_ = int64_t{ms} * 1'000'000; }
 
   const TtsStageStats& stats() const { return stats_; }
   const TtsEngine& engine() const { return *engine_; }
@@ -97,6 +102,7 @@ class TtsStage final : private TtsAudioSink {
   std::chrono::steady_clock::time_point begin_{};
   TtsStageStats stats_;
   uint32_t trimPrerollMs_ = 0;
+  int64_t firstPhraseWaitNs_ = 0;
   bool heard_ = false;  // a sample above the silence level was written in this answer
 };
 

@@ -27,7 +27,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   <asr acoustic-model="/opt/am" dictionary="/opt/am.dict" language-model="" grammar="false" domain-lm=""
        rescore="false" domain-agreement="0.4" clarify-below="0.35" max-hmm-per-frame="2500" share-scores="false"/>
   <tts engine="espeak-ng" voice="en-us" rate="150" volume="80" espeak-data="/opt/espeak-ng-data"
-       max-answer-chars="600" streaming="false"/>
+       max-answer-chars="600" streaming="false" first-phrase-wait-ms="35"/>
   <threads audio-cpus="0" speech-cpus="1-2" llm-cpus="2,3" audio-priority="70" mlockall="false"/>
   <privacy mode="standard" device-id-rotation-h="12">
     <audit max-file-kib="64" files="3"/>
@@ -100,6 +100,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.ttsVolumePercent = 80;
   expected.ttsMaxAnswerChars = 600;
   expected.ttsStreaming = false;
+  expected.ttsFirstPhraseWaitMs = 35;
   expected.ttsEspeakData = "/opt/espeak-ng-data";
   expected.audioCpus = {0};
   expected.speechCpus = {1, 2};

@@ -119,6 +119,60 @@ TEST(Chunker, FirstPhraseAfterAFewWordsWithoutPunctuation) {
   EXPECT_EQ(chunk("so we met Mr. Smith and friends"), (Phrases{"so we met Mr. Smith", "and friends"}));
 }
 
+TEST(Chunker, CutsTheWholeWordsHeldWhenAsked) {
+  auto c = make();
+  std::string_view p;
+  c->push("The capital of Fr");
+  EXPECT_FALSE(c->next(p)) << "three whole words: the first phrase waits for four";
+  ASSERT_TRUE(c->cutWholeWords(2));
+  ASSERT_TRUE(c->next(p));
+  EXPECT_EQ(p, "The capital of") << "the word in progress stays";
+  c->push("ance is Paris. ");
+  ASSERT_TRUE(c->next(p));
+  EXPECT_EQ(p, "France is Paris.");
+  EXPECT_FALSE(c->next(p));
+
+  auto one = make();
+  one->push("Well the");
+  EXPECT_FALSE(one->cutWholeWords(2)) << "one whole word";
+  EXPECT_FALSE(one->next(p));
+  one->push(" ");
+  EXPECT_TRUE(one->cutWholeWords(2));
+
+  // An abbreviation stays with the name after it.
+  auto dr = make();
+  dr->push("Please ask Dr. Wat");
+  ASSERT_TRUE(dr->cutWholeWords(2));
+  ASSERT_TRUE(dr->next(p));
+  EXPECT_EQ(p, "Please ask");
+  dr->push("son now.");
+  dr->finish();
+  ASSERT_TRUE(dr->next(p));
+  EXPECT_EQ(p, "Dr. Watson now.");
+
+  // A cut made after a phrase was returned survives the buffer moving its text to the front on the next push.
+  auto later = make();
+  later->push("Sure. Your timer is");
+  ASSERT_TRUE(later->next(p));
+  EXPECT_EQ(p, "Sure.");
+  ASSERT_TRUE(later->cutWholeWords(2));
+  later->push(" set");
+  ASSERT_TRUE(later->next(p));
+  EXPECT_EQ(p, "Your timer");
+  later->finish();
+  ASSERT_TRUE(later->next(p));
+  EXPECT_EQ(p, "is set");
+  EXPECT_FALSE(later->next(p));
+
+  // reset() forgets a cut not taken.
+  auto reset = make();
+  reset->push("one two three");
+  ASSERT_TRUE(reset->cutWholeWords(2));
+  reset->reset();
+  reset->push("alpha beta gamma");
+  EXPECT_FALSE(reset->next(p));
+}
+
 TEST(Chunker, ShortClausesWaitForMoreWords) {
   // "Yes," alone is shorter than minClauseWords (2): it stays with what follows.
   EXPECT_EQ(chunk("Yes, I can do that, sure."), (Phrases{"Yes, I can do", "that, sure."}));

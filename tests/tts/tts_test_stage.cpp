@@ -160,6 +160,36 @@ TEST(TtsStage, TrimsTheVoicesOpeningPauseButNotThePausesInside) {
   EXPECT_LE(leadingSilence(std::span<const int16_t>(trimmed.samples).subspan(first)), 48000u * 25 / 1000);
 }
 
+TEST(TtsStage, ASlowFirstPhraseIsSpokenFromItsWholeWords) {
+  pipeline::CancelToken cancel;
+  MemoryOutput waiting(48000), limited(48000);
+  auto a = speech::TtsStage::create(flite("slt"), waiting);
+  auto b = speech::TtsStage::create(flite("slt"), limited);
+  ASSERT_TRUE(a.ok() && b.ok());
+  (*b)->limitFirstPhraseWait(1);
+  // A model slower than the wait: the third token comes after it has run out (sleeping only guarantees that).
+  for (auto& stage : {a.value().get(), b.value().get()}) {
+    stage->begin(cancel);
+    ASSERT_TRUE(stage->feed("The capital").ok());
+    ASSERT_TRUE(stage->feed(" of").ok());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  for (auto& stage : {a.value().get(), b.value().get()}) ASSERT_TRUE(stage->feed(" France").ok());
+  EXPECT_EQ((*a)->stats().phrases, 0u) << "without the limit, the first phrase waits for four words";
+  EXPECT_TRUE(waiting.samples.empty());
+  EXPECT_EQ((*b)->stats().phrases, 1u) << "the whole words are spoken; \"France\" may still grow";
+  EXPECT_TRUE((*b)->stats().firstPhraseCutEarly);
+  EXPECT_FALSE(limited.samples.empty());
+  for (auto& stage : {a.value().get(), b.value().get()}) {
+    ASSERT_TRUE(stage->feed(" is Paris.").ok());
+    ASSERT_TRUE(stage->finish().ok());
+  }
+  EXPECT_EQ((*a)->stats().phrases, 2u);  // The capital of France | is Paris.
+  EXPECT_EQ((*b)->stats().phrases, 2u);  // The capital of | France is Paris.
+  EXPECT_FALSE((*a)->stats().firstPhraseCutEarly);
+  EXPECT_NEAR(double(limited.samples.size()), double(waiting.samples.size()), 48000 * 0.5);
+}
+
 TEST(TtsStage, CancelStopsOutputWithinOneChunk) {
   MemoryOutput out(48000);
   pipeline::CancelToken cancel;
