@@ -37,7 +37,39 @@ bool setGrammarSearch(ps_decoder_s* dec, const char* name, const std::string& js
   std::unique_ptr<fsg_model_t, void (*)(fsg_model_t*)> fsg(jsgf_build_fsg(jsgf.get(), rule, ps_get_logmath(dec), lw),
                                                            [](fsg_model_t* f) { fsg_model_free(f); });
   if (!fsg) return false;
-  return ps_set_fsg(dec, name, fsg.get()) >= 0;  // the search keeps its own reference
+  // The search's bookkeeping walks every state each frame (15 % of listening CPU with the catalogue's 2,089
+  // states): hand it the same grammar with its alike states merged.
+  FsgGraph g;
+  g.states = fsg_model_n_state(fsg.get());
+  g.start = fsg_model_start_state(fsg.get());
+  g.final = fsg_model_final_state(fsg.get());
+  for (int32 st = 0; st < g.states; ++st) {
+    for (fsg_arciter_t* it = fsg_model_arcs(fsg.get(), st); it != nullptr; it = fsg_arciter_next(it)) {
+      if (const fsg_link_t* l = fsg_arciter_get(it)) {
+        g.arcs.push_back({l->from_state, l->to_state, l->wid < 0 ? -1 : l->wid, l->logs2prob});
+      }
+    }
+  }
+  const FsgGraph r = reduceFsg(g);
+  std::unique_ptr<fsg_model_t, void (*)(fsg_model_t*)> small(
+      fsg_model_init(fsg_model_name(fsg.get()), ps_get_logmath(dec), lw, r.states),
+      [](fsg_model_t* f) { fsg_model_free(f); });
+  if (!small) return false;
+  for (int32 w = 0; w < fsg_model_n_word(fsg.get()); ++w) {
+    if (fsg_model_word_add(small.get(), fsg_model_word_str(fsg.get(), w)) != w) return false;
+  }
+  small->start_state = r.start;
+  small->final_state = r.final;
+  for (const FsgArc& a : r.arcs) {
+    if (a.word >= 0) {
+      fsg_model_trans_add(small.get(), a.from, a.to, a.logp, a.word);
+    } else {
+      fsg_model_null_trans_add(small.get(), a.from, a.to, a.logp);
+    }
+  }
+  // The quotient of a closed null relation is closed; recomputing costs little and keeps it so whatever came in.
+  glist_free(fsg_model_null_trans_closure(small.get(), nullptr));
+  return ps_set_fsg(dec, name, small.get()) >= 0;  // the search keeps its own reference
 }
 
 bool isFiller(const char* w) {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// pruneGrammar(): a small recursive-descent JSGF reader that rewrites rules without unknown words.
+// pruneGrammar(): a small recursive-descent JSGF reader that rewrites rules without unknown words; reduceFsg():
+// merging the FSG's alike states.
 #include "engine/speech/jsgf.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 #include <vector>
 
 namespace sotto::speech {
@@ -197,6 +201,66 @@ Result<std::string> pruneGrammar(std::string_view jsgf, const std::function<bool
       if (!publicLeft) return makeError(Errc::corrupt, "JSGF: no public rule can be said with this dictionary");
       return out;
     }
+  }
+}
+
+namespace {
+
+// The coarsest partition of g's states in which two states of a class have the same flags (start, final) and the
+// same set of (word, logp, class of the other end) over their outgoing (forward) or incoming arcs: partition
+// refinement from one class, each round splitting by that signature, until no class splits.
+std::vector<int32_t> alikeStates(const FsgGraph& g, bool outgoing) {
+  const size_t n = static_cast<size_t>(g.states);
+  std::vector<int32_t> cls(n, 0);
+  size_t classes = 0;
+  using Edge = std::tuple<int32_t, int32_t, int32_t>;  // word, logp, class of the other end
+  std::vector<std::vector<Edge>> edges(n);
+  for (;;) {
+    for (auto& e : edges) e.clear();
+    for (const FsgArc& a : g.arcs) {
+      const size_t self = static_cast<size_t>(outgoing ? a.from : a.to);
+      edges[self].emplace_back(a.word, a.logp, cls[static_cast<size_t>(outgoing ? a.to : a.from)]);
+    }
+    std::map<std::tuple<int32_t, bool, bool, std::vector<Edge>>, int32_t> ids;
+    std::vector<int32_t> next(n);
+    for (size_t s = 0; s < n; ++s) {
+      auto& e = edges[s];
+      std::sort(e.begin(), e.end());
+      e.erase(std::unique(e.begin(), e.end()), e.end());
+      const auto key = std::make_tuple(cls[s], static_cast<int32_t>(s) == g.start, static_cast<int32_t>(s) == g.final,
+                                       std::move(e));
+      next[s] = ids.emplace(key, static_cast<int32_t>(ids.size())).first->second;
+    }
+    cls = std::move(next);
+    if (ids.size() == classes) return cls;
+    classes = ids.size();
+  }
+}
+
+FsgGraph quotient(const FsgGraph& g, const std::vector<int32_t>& cls) {
+  FsgGraph q;
+  q.states = 1 + *std::max_element(cls.begin(), cls.end());
+  q.start = cls[static_cast<size_t>(g.start)];
+  q.final = cls[static_cast<size_t>(g.final)];
+  std::set<std::tuple<int32_t, int32_t, int32_t, int32_t>> seen;
+  for (const FsgArc& a : g.arcs) {
+    const FsgArc m{cls[static_cast<size_t>(a.from)], cls[static_cast<size_t>(a.to)], a.word, a.logp};
+    if (m.word < 0 && m.from == m.to) continue;  // a null self-loop changes no path's weight for the better
+    if (seen.emplace(m.from, m.to, m.word, m.logp).second) q.arcs.push_back(m);
+  }
+  return q;
+}
+
+}  // namespace
+
+FsgGraph reduceFsg(const FsgGraph& g) {
+  if (g.states <= 0) return g;
+  FsgGraph cur = g;
+  for (;;) {
+    const int32_t before = cur.states;
+    cur = quotient(cur, alikeStates(cur, true));
+    cur = quotient(cur, alikeStates(cur, false));
+    if (cur.states == before) return cur;
   }
 }
 
