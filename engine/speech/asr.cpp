@@ -39,18 +39,7 @@ bool setGrammarSearch(ps_decoder_s* dec, const char* name, const std::string& js
   if (!fsg) return false;
   // The search's bookkeeping walks every state each frame (15 % of listening CPU with the catalogue's 2,089
   // states): hand it the same grammar with its alike states merged.
-  FsgGraph g;
-  g.states = fsg_model_n_state(fsg.get());
-  g.start = fsg_model_start_state(fsg.get());
-  g.final = fsg_model_final_state(fsg.get());
-  for (int32 st = 0; st < g.states; ++st) {
-    for (fsg_arciter_t* it = fsg_model_arcs(fsg.get(), st); it != nullptr; it = fsg_arciter_next(it)) {
-      if (const fsg_link_t* l = fsg_arciter_get(it)) {
-        g.arcs.push_back({l->from_state, l->to_state, l->wid < 0 ? -1 : l->wid, l->logs2prob});
-      }
-    }
-  }
-  const FsgGraph r = reduceFsg(g);
+  const FsgGraph r = reduceFsg(detail::readFsg(fsg.get()));
   std::unique_ptr<fsg_model_t, void (*)(fsg_model_t*)> small(
       fsg_model_init(fsg_model_name(fsg.get()), ps_get_logmath(dec), lw, r.states),
       [](fsg_model_t* f) { fsg_model_free(f); });

@@ -5,6 +5,7 @@
 #include <pocketsphinx.h>
 #include <sphinxbase/ckd_alloc.h>
 #include <sphinxbase/err.h>
+#include <sphinxbase/fsg_model.h>
 #include <sys/stat.h>
 
 #include <cctype>
@@ -78,6 +79,21 @@ Status checkWords(ps_decoder_s* ps, const std::string& phrase, const char* what)
     ckd_free(phones);
   }
   return {};
+}
+
+FsgGraph readFsg(fsg_model_s* fsg) {
+  FsgGraph g;
+  g.states = fsg_model_n_state(fsg);
+  g.start = fsg_model_start_state(fsg);
+  g.final = fsg_model_final_state(fsg);
+  for (int32 st = 0; st < g.states; ++st) {
+    for (fsg_arciter_t* it = fsg_model_arcs(fsg, st); it != nullptr; it = fsg_arciter_next(it)) {
+      if (const fsg_link_t* l = fsg_arciter_get(it)) {
+        g.arcs.push_back({l->from_state, l->to_state, l->wid < 0 ? -1 : l->wid, l->logs2prob});
+      }
+    }
+  }
+  return g;
 }
 
 }  // namespace sotto::speech::detail

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/speech/jsgf.h"
 #include "sotto/hal/result.h"
 
 struct ps_decoder_s;
+struct fsg_model_s;
 
 namespace sotto::speech::detail {
 
@@ -27,6 +29,9 @@ Status addPronunciations(ps_decoder_s* ps, const std::string& pronunciations);
 
 // Checks that every word of `phrase` has a pronunciation.
 Status checkWords(ps_decoder_s* ps, const std::string& phrase, const char* what);
+
+// The states and arcs (word and null) of a pocketsphinx FSG, for reduceFsg(). Any thread; allocates.
+FsgGraph readFsg(fsg_model_s* fsg);
 
 // pocketsphinx's feature frame: 10 ms.
 inline constexpr unsigned kFrameMs = 10;

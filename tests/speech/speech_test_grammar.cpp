@@ -222,15 +222,8 @@ TEST(ReduceFsg, TheCatalogueGrammarShrinksAndReadsTheSame) {
       jsgf_build_fsg(jsgf.get(), jsgf_get_public_rule(jsgf.get()), ps_get_logmath(dec.value().get()), 6.5f),
       [](fsg_model_t* f) { fsg_model_free(f); });
   ASSERT_NE(fsg, nullptr);
-  FsgGraph g;
-  g.states = fsg_model_n_state(fsg.get());
-  g.start = fsg_model_start_state(fsg.get());
-  g.final = fsg_model_final_state(fsg.get());
-  for (int32 st = 0; st < g.states; ++st) {
-    for (fsg_arciter_t* it = fsg_model_arcs(fsg.get(), st); it != nullptr; it = fsg_arciter_next(it)) {
-      if (const fsg_link_t* l = fsg_arciter_get(it)) g.arcs.push_back({l->from_state, l->to_state, l->wid, l->logs2prob});
-    }
-  }
+  const FsgGraph g = detail::readFsg(fsg.get());
+  EXPECT_EQ(g.states, fsg_model_n_state(fsg.get()));
   const FsgGraph r = reduceFsg(g);
   EXPECT_LT(r.states * 2, g.states) << g.states << " -> " << r.states;
   EXPECT_LT(r.arcs.size() * 2, g.arcs.size());
