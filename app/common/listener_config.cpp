@@ -19,6 +19,7 @@ speech::ListenerConfig listenerConfigFrom(const config::Config& c) {
   lc.frontend.vadContinuePercent = c.vadContinuePercent;
   lc.frontend.vadEnergyGateDb = c.vadEnergyGateDb;
   lc.frontend.vadBackgroundGatePercent = c.vadBackgroundGatePercent;
+  lc.frontend.vadBackgroundHoldMs = c.vadBackgroundHoldMs;
   lc.endpointSilenceMs = c.endpointSilenceMs;
   lc.semanticEndpoint = c.semanticEndpoint;
   lc.semanticQuestions = c.semanticEndpointQuestions;

@@ -57,7 +57,7 @@ struct Config {
   int noiseSuppressDb = 0;  // negative: maximum attenuation of noise; 0 = no noise suppression
   bool agc = false;
   uint32_t vadStartPercent = 0, vadContinuePercent = 0, vadEnergyGateDb = 0, highPassHz = 0,
-           vadBackgroundGatePercent = 0;
+           vadBackgroundGatePercent = 0, vadBackgroundHoldMs = 0;
   uint32_t endpointSilenceMs = 0, maxUtteranceMs = 0;
   bool semanticEndpoint = false;     // a whole command ends its turn after endpointCompleteMs of silence
   bool semanticEndpointQuestions = true;  // ... and so does a whole question

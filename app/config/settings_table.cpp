@@ -131,6 +131,10 @@ constexpr auto kSettings = std::to_array<Setting>({
                     "the background's level up to the speech's peak (noise the suppressor cannot remove: other "
                     "talkers, music, a TV), while the speech stands 6 dB above it; 0 = off (off by default: in babble it "
                     "ended turns sooner but short noisy transcripts were executed as commands more often, README)."),
+    unsignedSetting("speech.vad-background-hold-ms", "700", "ms", 0, 60000, SOTTO_FIELD(vadBackgroundHoldMs),
+                    "Speech in progress also ends once the capture's level has stayed at the background's (within a "
+                    "quarter of the way up to the speech's peak) for this long in a row, whatever the speech "
+                    "probability, which can stay up for seconds after the voice in steady noise; 0 = off."),
     unsignedSetting("speech.endpoint-silence-ms", "300", "ms", 100, 5000, SOTTO_FIELD(endpointSilenceMs),
                     "Trailing silence after which an utterance ends (endpoint)."),
     boolSetting("speech.semantic-endpoint", "true", SOTTO_FIELD(semanticEndpoint),

@@ -15,6 +15,9 @@ namespace {
 // The background gate acts only while the speech stands this far above the background: in quiet rooms the
 // energy gate and the probability decide, as before.
 constexpr float kBackgroundMinDb = 6.0f;
+// The background hold's share of the way from the background up to the speech's peak: low, so that only the
+// background itself counts (a quiet syllable stands well above it at any SNR the recognizer can use).
+constexpr float kHoldShare = 0.25f;
 }  // namespace
 
 Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config) {
@@ -30,6 +33,9 @@ Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config)
   if (config.vadBackgroundGatePercent > 90) {
     return makeError(Errc::invalid_argument, "speech frontend: background gate above 90 %");
   }
+  if (config.vadBackgroundHoldMs > 60000) {
+    return makeError(Errc::invalid_argument, "speech frontend: background hold above 60 s");
+  }
   if (config.noiseSuppressDb > 0 || config.vadStartPercent < 1 || config.vadStartPercent > 100 ||
       config.vadContinuePercent < 1 || config.vadContinuePercent > config.vadStartPercent) {
     return makeError(Errc::invalid_argument, "speech frontend: bad noise suppression or VAD thresholds");
@@ -44,6 +50,10 @@ Result<std::unique_ptr<Frontend>> Frontend::create(const FrontendConfig& config)
   // the last ~3 s: it follows a background that grew louder (a TV switched on) within 3 s.
   const float frameS = static_cast<float>(config.frameSamples) / static_cast<float>(config.rateHz);
   f->backgroundShare_ = static_cast<float>(config.vadBackgroundGatePercent) / 100.0f;
+  if (config.vadBackgroundHoldMs > 0) {
+    f->holdFrames_ = std::max(1u, static_cast<uint32_t>(static_cast<float>(config.vadBackgroundHoldMs) / 1000.0f /
+                                                            frameS + 0.5f));
+  }
   f->smoothing_ = std::exp(-frameS / 0.045f);
   f->peakDecay_ = 5.0f * frameS;
   f->rise_ = 1.0f * frameS;
@@ -108,8 +118,8 @@ void HighPass::process(std::span<int16_t> samples) noexcept {
 bool Frontend::process(std::span<int16_t> frame) noexcept {
   if (frame.size() != frameSamples_) return false;
   highPass_.process(frame);
-  bool backgroundQuiet = false;
-  if (backgroundShare_ > 0.0f) {
+  bool backgroundQuiet = false, held = false;
+  if (backgroundShare_ > 0.0f || holdFrames_ > 0) {
     double e = 0.0;
     for (int16_t x : frame) e += static_cast<double>(x) * x;
     const auto power = static_cast<float>(e / static_cast<double>(frame.size()));
@@ -130,7 +140,19 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
       blockFrames_ = 0;
     }
     const float above = levelPeakDb_ - backgroundDb;
-    backgroundQuiet = above >= kBackgroundMinDb && db < backgroundDb + backgroundShare_ * above;
+    const bool clear = above >= kBackgroundMinDb;
+    backgroundQuiet = backgroundShare_ > 0.0f && clear && db < backgroundDb + backgroundShare_ * above;
+    holdRun_ = clear && db < backgroundDb + kHoldShare * above ? holdRun_ + 1 : 0;
+    // Once held, only a level halfway up to the peak the speech had then is voice again: the noise's own swings
+    // are not, and neither is the peak's decay towards the background.
+    if (held_ && db >= backgroundDb + 0.5f * heldAboveDb_) {
+      held_ = false;
+      holdRun_ = 0;
+    } else if (!held_ && holdFrames_ > 0 && holdRun_ >= holdFrames_) {
+      held_ = true;
+      heldAboveDb_ = above;
+    }
+    held = held_;
   }
   speex_preprocess_run(state_, frame.data());
   // The preprocessor estimates the probability of speech for every frame (from its noise estimate). Its own VAD
@@ -141,8 +163,8 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
   probability_ = static_cast<int>(prob);
   const bool wasVoiced = voiced_;
   voiced_ = probability_ >= (voiced_ ? continuePercent_ : startPercent_);
-  if (gateDb_ > 0.0f || backgroundShare_ > 0.0f) {
-    bool quiet = backgroundQuiet;
+  if (gateDb_ > 0.0f || backgroundShare_ > 0.0f || holdFrames_ > 0) {
+    bool quiet = backgroundQuiet || held;
     if (gateDb_ > 0.0f) {
       double e = 1.0;
       for (int16_t x : frame) e += static_cast<double>(x) * x;

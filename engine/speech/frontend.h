@@ -37,6 +37,12 @@ struct FrontendConfig {
   // background. 0 = off (the default: measured, the shorter noisy transcripts it gives were executed as commands
   // more often; 50 is the setting measured in the README).
   uint32_t vadBackgroundGatePercent = 0;
+  // Speech in progress also ends once the capture's level (as for the background gate) has stayed at the
+  // background's for this long in a row: within a quarter of the way from the background up to the speech's recent
+  // peak. speexdsp's probability can stay above the continue threshold for seconds after the voice in steady noise
+  // (measured: 5.7 s in pink noise 10 dB under the voice), and the turn then waits for it. A pause this long is
+  // past the endpoint silence in a quiet room anyway, so no turn a quiet room would keep going is cut. 0 = off.
+  uint32_t vadBackgroundHoldMs = 700;
 };
 
 // A second-order Butterworth high-pass (one biquad), in place on 16-bit samples. Plain arithmetic: one owner.
@@ -81,6 +87,9 @@ class Frontend {
   // block under way); the speech's recent peak; in dB.
   static constexpr size_t kBackgroundBlocks = 15;
   float backgroundShare_ = 0.0f, smoothing_ = 0.0f, peakDecay_ = 0.0f, rise_ = 0.0f, fall_ = 0.0f;
+  uint32_t holdFrames_ = 0, holdRun_ = 0;  // the background hold: its length and the frames at background so far
+  bool held_ = false;         // the hold ended the speech, and the level has not come back
+  float heldAboveDb_ = 0.0f;  // how far the speech's peak stood above the background when the hold began
   float levelPower_ = -1.0f, levelPeakDb_ = 0.0f, blockMinDb_ = 1e9f, percentileDb_ = 0.0f;
   std::array<float, kBackgroundBlocks> blockMinsDb_{};
   uint32_t blockFrames_ = 0, framesPerBlock_ = 1, block_ = 0;

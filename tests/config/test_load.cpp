@@ -19,7 +19,7 @@ constexpr const char* kAllChanged = R"(<sotto version="1">
   </audio>
   <model path="/opt/m.gguf" threads="4" context="4096" mlock="true" prefix-cache="false"/>
   <speech high-pass-hz="250" noise-suppress-db="-12" agc="false" vad-start-percent="70" vad-continue-percent="40"
-          vad-energy-gate-db="18" vad-background-gate-percent="35" endpoint-silence-ms="500" semantic-endpoint="false" semantic-endpoint-questions="false" endpoint-complete-ms="150" follow-up-ms="4000"
+          vad-energy-gate-db="18" vad-background-gate-percent="35" vad-background-hold-ms="900" endpoint-silence-ms="500" semantic-endpoint="false" semantic-endpoint-questions="false" endpoint-complete-ms="150" follow-up-ms="4000"
           stop-phrase="halt" stop-threshold="-15" max-utterance-ms="8000"
           aec="false" aec-tail-ms="64" aec-delay-ms="20"/>
   <wake phrase="ok speaker" pronunciation="SPEAKER S P IY K ER" threshold="-25" phone-loop="-5" verify="true" verify-threshold="-70"
@@ -66,6 +66,7 @@ TEST(Load, EveryValueReachesItsMember) {
   expected.vadContinuePercent = 40;
   expected.vadEnergyGateDb = 18;
   expected.vadBackgroundGatePercent = 35;
+  expected.vadBackgroundHoldMs = 900;
   expected.endpointSilenceMs = 500;
   expected.semanticEndpoint = false;
   expected.semanticEndpointQuestions = false;
