@@ -58,7 +58,10 @@ void lastWords(std::string_view text, std::string_view& last, std::string_view& 
 constexpr std::string_view kQuestionOpeners[] = {
     "what", "what's", "whats", "who", "who's", "whos", "where", "where's", "when", "why", "how", "how's", "which",
     "whose", "is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should", "has",
-    "have", "tell", "explain", "describe", "define"};
+    "have", "tell", "explain", "describe", "define",
+    // "did" and "would" contracted, as people say them and the recognizer writes them ("how'd you volcanoes
+    // form", heard for "how do volcanoes form", waited the long silence in sotto-bench e2e).
+    "how'd", "what'd", "where'd", "why'd", "who'd", "when'd"};
 // ... and does not end on a word that leaves its object or complement unsaid: a pronoun or an auxiliary ("why
 // do you", "what does it"), a wh-word's complement ("how much", "how far"), a determiner or an intensifier ("is
 // it very"), "me" ("tell me"), "something" ("tell me something").

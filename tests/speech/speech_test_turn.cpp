@@ -124,7 +124,8 @@ TEST_F(TurnRules, WholeQuestionsEndTheirTurnLikeCommands) {
   const char* whole[] = {"what is the capital of france", "tell me a story about a dragon", "why is the sky blue",
                          "who wrote the odyssey", "how do volcanoes form", "explain how a rainbow forms",
                          "is a tomato a fruit", "can dogs eat grapes", "which planet has the most moons",
-                         "describe the water cycle", "where do penguins live"};
+                         "describe the water cycle", "where do penguins live", "how'd the romans build roads",
+                         "where'd the dinosaurs go"};
   for (const char* text : whole) {
     const TurnReading r = read(text);
     EXPECT_EQ(r.state, TurnState::complete) << text << ": " << r.why;
