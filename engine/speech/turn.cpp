@@ -73,6 +73,11 @@ constexpr std::string_view kQuestionDangles[] = {
     "like", "as", "something", "anything", "everything", "someone", "anyone", "there", "here", "just", "also",
     "even", "kind", "sort", "type", "bit", "lot", "whole", "other", "another", "its", "their", "his", "her"};
 
+// A request put as a question ("can you work out", "could you look up") ending on a verb's particle has yet to say
+// what to work out or look up.
+constexpr std::string_view kRequestOpeners[] = {"can", "could", "will", "would"};
+constexpr std::string_view kParticles[] = {"out", "up", "off", "down", "over"};
+
 bool isDigits(std::string_view w) noexcept {
   return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -95,13 +100,15 @@ std::string_view unfinishedTail(std::string_view text) noexcept {
 
 bool wholeQuestion(std::string_view text) noexcept {
   size_t words = 0, at = 0;
-  std::string_view first;
+  std::string_view first, second;
   while (at < text.size()) {
     while (at < text.size() && text[at] == ' ') ++at;
     if (at >= text.size()) break;
     size_t end = at;
     while (end < text.size() && text[end] != ' ') ++end;
-    if (words++ == 0) first = text.substr(at, end - at);
+    if (words == 0) first = text.substr(at, end - at);
+    if (words == 1) second = text.substr(at, end - at);
+    ++words;
     at = end;
   }
   // Four words at least: a noisy partial reads as a short question too often ("what could capital", heard in pink
@@ -109,6 +116,7 @@ bool wholeQuestion(std::string_view text) noexcept {
   if (words < 4 || !oneOf(first, kQuestionOpeners)) return false;
   std::string_view last, before;
   lastWords(text, last, before);
+  if (oneOf(first, kRequestOpeners) && sameWord(second, "you") && oneOf(last, kParticles)) return false;
   return last.size() >= 2 && !oneOf(last, kQuestionDangles) && unfinishedTail(text).empty();
 }
 

@@ -125,7 +125,7 @@ TEST_F(TurnRules, WholeQuestionsEndTheirTurnLikeCommands) {
                          "who wrote the odyssey", "how do volcanoes form", "explain how a rainbow forms",
                          "is a tomato a fruit", "can dogs eat grapes", "which planet has the most moons",
                          "describe the water cycle", "where do penguins live", "how'd the romans build roads",
-                         "where'd the dinosaurs go"};
+                         "where'd the dinosaurs go", "why did the dinosaurs die out", "how do planes take off"};
   for (const char* text : whole) {
     const TurnReading r = read(text);
     EXPECT_EQ(r.state, TurnState::complete) << text << ": " << r.why;
@@ -137,9 +137,9 @@ TEST_F(TurnRules, WholeQuestionsEndTheirTurnLikeCommands) {
   ASSERT_TRUE(d.ok());
   for (const char* text : whole) EXPECT_EQ(d.value()->read(text).state, TurnState::open) << text;
   EXPECT_EQ(d.value()->read("set a timer for ten minutes").state, TurnState::complete);
-  // Not a question: a statement, a greeting, two words.
+  // Not a question: a statement, a greeting, two words; a request whose object is still to come.
   for (const char* text : {"the moon is big", "hello there computer", "who wrote hamlet", "what could capital",
-                           "my name is sam"}) {
+                           "my name is sam", "can you work out", "could you look up", "would you find out"}) {
     EXPECT_FALSE(sotto::speech::wholeQuestion(text)) << text;
   }
 }
