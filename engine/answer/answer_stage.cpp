@@ -16,7 +16,10 @@ namespace sotto::answer {
 namespace {
 
 // Brain -> TTS thread messages (pipeline::Message::type). value = answer id.
-enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3 };
+// prepare: a piece of an answer computed from a partial transcript, whose first phrase the TTS thread synthesizes
+// between answers (TtsStage::prepare) at prepareEnd.
+enum class TtsMsg : uint32_t { begin = 1, text = 2, end = 3, prepare = 4, prepareEnd = 5 };
+constexpr size_t kMaxPrepareBytes = 512;  // a first phrase is far shorter: the rest is not needed
 
 constexpr size_t kTextSlots = 256;            // 256 x 47 bytes of answer text in flight
 constexpr size_t kTypedSlots = 8;             // typed requests waiting for the brain thread
@@ -199,6 +202,8 @@ AnswerCounters AnswerStage::counters() const noexcept {
   c.speculations = speculations_.load(std::memory_order_relaxed);
   c.speculationsCancelled = speculationsCancelled_.load(std::memory_order_relaxed);
   c.speculatedTokens = speculatedTokens_.load(std::memory_order_relaxed);
+  c.previews = previews_.load(std::memory_order_relaxed);
+  c.preparedFirstPhrases = preparedFirstPhrases_.load(std::memory_order_relaxed);
   c.promptTokens = promptTokens_.load(std::memory_order_relaxed);
   c.promptReused = promptReused_.load(std::memory_order_relaxed);
   c.brainReady = brainReady_.load(std::memory_order_relaxed);
@@ -345,7 +350,7 @@ void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& parti
   if (speech_->transcripts().size() != 0 || speech_->stablePartials().pending()) return;
   if (stop_->load(std::memory_order_acquire)) return;  // stop() cancels after setting it
   const uint64_t t0 = nowNs();
-  auto r = brain.speculate(partial.textView(), &speculation_);
+  auto r = brain.speculate(partial.textView(), &speculation_, options_.brain.prefixCache);
   const double took = static_cast<double>(nowNs() - t0) / 1e6;
   speculations_.fetch_add(1, std::memory_order_relaxed);
   if (!r) {
@@ -355,10 +360,27 @@ void AnswerStage::speculate(Brain& brain, const speech::TranscriptMessage& parti
   }
   if (r->cancelled) speculationsCancelled_.fetch_add(1, std::memory_order_relaxed);
   speculatedTokens_.fetch_add(r->evaluatedTokens, std::memory_order_relaxed);
+  // A question's answer: its first phrase is synthesized now, on the TTS thread, which is idle between answers.
+  bool prepared = false;
+  if (!r->preview.empty() && audio_ != nullptr && ttsState_.load(std::memory_order_acquire) == 1) {
+    std::string_view text = std::string_view(r->preview).substr(0, kMaxPrepareBytes);
+    prepared = true;
+    while (prepared && !text.empty()) {
+      const size_t n = std::min(text.size(), pipeline::Message::kTextSize - 1);
+      prepared = post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::prepare), 0, partial.sequence,
+                                              text.substr(0, n)));
+      text.remove_prefix(n);
+    }
+    prepared = prepared && post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::prepareEnd), 0, partial.sequence));
+    if (prepared) previews_.fetch_add(1, std::memory_order_relaxed);
+  }
   SOTTO_LOG_INFO("answer", "speculation",
                  "request %llu: partial at %llu ms of audio: %s, %zu prompt tokens (%zu kept, %zu evaluated) in %.1f "
                  "ms%s", ull(partial.sequence), ull(partial.tMs),
-                 r->intent ? "a command (nothing prepared)" : r->prefilled ? "local model prefilled" : "nothing to do",
+                 prepared   ? "a question, its answer's first phrase sent to be synthesized"
+                 : r->intent ? "a command (nothing prepared)"
+                 : r->prefilled ? "local model prefilled"
+                                : "nothing to do",
                  r->promptTokens, r->keptTokens, r->evaluatedTokens, took, r->cancelled ? ", cancelled" : "");
 }
 
@@ -463,9 +485,9 @@ void AnswerStage::brainMain() {
       answer(brain.get(), &request, typed, false);
       continue;
     }
-    // Nothing to answer: prepare the next answer from what the user has said so far.
-    // (Without the prefix cache a request keeps nothing a speculation prefilled: none is worth the CPU.)
-    if (brain && options_.speculate && options_.brain.prefixCache && speech_ != nullptr &&
+    // Nothing to answer: prepare the next answer from what the user has said so far. (Without the prefix cache a
+    // request keeps nothing a speculation prefilled, so then only a question's answer is prepared.)
+    if (brain && options_.speculate && speech_ != nullptr &&
         speech_->stablePartials().take(t)) {
       // A partial of a turn already answered (published just before its final) would only take the CPU from the
       // answer being spoken.
@@ -492,6 +514,7 @@ void AnswerStage::brainMain() {
 namespace {
 // The log's note on an answer whose first phrase did not wait for a clause or four words.
 const char* cutEarly(const speech::TtsStage& stage) {
+  if (stage.stats().firstPhrasePrepared) return " (the first phrase synthesized while the user paused)";
   return stage.stats().firstPhraseCutEarly ? " (the first phrase cut at its whole words after tts.first-phrase-wait-ms)"
                                            : "";
 }
@@ -520,6 +543,8 @@ void AnswerStage::ttsMain() {
   uint64_t current = 0;
   bool failedOnce = false;
   std::string whole;  // !streamingTts: the answer's text until its end (the TTS thread is not real time)
+  std::string prepare;  // TtsMsg::prepare's pieces until prepareEnd
+  prepare.reserve(kMaxPrepareBytes);
   if (!options_.streamingTts) {
     whole.reserve(4096);
     SOTTO_LOG_INFO("tts", "whole-answer", "tts.streaming is off: each answer is synthesized once all its text is known");
@@ -578,10 +603,24 @@ void AnswerStage::ttsMain() {
                          ull(stage->stats().phrases), static_cast<double>(stage->stats().framesOut) / out.rateHz(),
                          cutEarly(*stage));
         }
+        if (stage && stage->stats().firstPhrasePrepared) preparedFirstPhrases_.fetch_add(1, std::memory_order_relaxed);
         spoken_.fetch_add(1, std::memory_order_relaxed);
         ttsDone_.store(m.value, std::memory_order_release);
         brainWake_.notify();
         current = 0;
+        break;
+      case TtsMsg::prepare:
+        if (prepare.size() < kMaxPrepareBytes) prepare.append(m.textView());
+        break;
+      case TtsMsg::prepareEnd:
+        // Between answers only: an answer being spoken owns the engine (and a final has overtaken the partial).
+        if (stage && current == 0 && !prepare.empty()) {
+          const uint64_t t0 = nowNs();
+          const bool kept = stage->prepare(prepare);
+          SOTTO_LOG_DEBUG("tts", "prepared", "partial %llu: first phrase %s in %.1f ms", ull(m.value),
+                          kept ? "synthesized" : "not synthesized", static_cast<double>(nowNs() - t0) / 1e6);
+        }
+        prepare.clear();
         break;
     }
     if (!st) {

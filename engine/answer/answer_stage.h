@@ -77,6 +77,8 @@ struct AnswerCounters {
   uint64_t speculatedTokens = 0;     // prompt tokens the local model evaluated while the user spoke
   uint64_t promptTokens = 0;         // prompt tokens of the local model's answers (requests and typed)
   uint64_t promptReused = 0;         // of those, taken from the KV cache (system prompt, speculation, last turn)
+  uint64_t previews = 0;             // questions answered from a partial, sent to the TTS thread to prepare
+  uint64_t preparedFirstPhrases = 0; // answers whose first phrase was spoken from such a preparation
   bool brainReady = false;    // the Brain was built (maybe degraded); false: no answers at all
   bool speaking = false;      // a TTS engine and a speaker exist
 };
@@ -182,7 +184,7 @@ class AnswerStage {
   // resets it before each speculation (the first two checks in speculate() close the race).
   pipeline::CancelToken speculation_;
   std::atomic<uint64_t> speculations_{0}, speculationsCancelled_{0}, speculatedTokens_{0}, promptTokens_{0},
-      promptReused_{0};
+      promptReused_{0}, previews_{0}, preparedFirstPhrases_{0};
   std::unique_ptr<AnswerMetrics> metrics_;
   std::unique_ptr<AnswerStart> start_;  // handed from the brain thread to the TTS thread with each `begin`
   hal::RtThread brainThread_, ttsThread_;

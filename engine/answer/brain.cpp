@@ -65,18 +65,29 @@ Result<llm::GenerationResult> Brain::Impl::generateLocal(std::string_view text, 
   return r;
 }
 
-Result<SpeculationResult> Brain::Impl::speculate(std::string_view partial, const pipeline::CancelToken* cancel) {
+Result<SpeculationResult> Brain::Impl::speculate(std::string_view partial, const pipeline::CancelToken* cancel,
+                                                 bool prefill) {
   SpeculationResult out;
   // A command is answered by its handler at the final (never from a partial: it may change state); the model's
-  // KV is left as it is for the answer that may follow.
+  // KV is left as it is for the answer that may follow. A question that changes nothing is answered now, as ask()
+  // would (no ask-again, the same device snapshot), so its first phrase can be synthesized during the pause.
   if (understanding != nullptr) {
     intents::IntentMatch match;
     understanding->understand(partial, *understandSpace, match);
     out.intent = match.intent >= 0;
+    const auto& specs = understanding->matcher().catalogue().intents();
+    const intents::IntentSpec* spec = out.intent ? &specs[static_cast<size_t>(match.intent)] : nullptr;
+    const bool intentsMayAnswer =
+        options.forced == router::ForcedRoute::automatic || options.forced == router::ForcedRoute::intent;
+    if (spec != nullptr && !spec->changesState && handlers && intentsMayAnswer &&
+        !intents::asksAgain(spec, match.confidence, options.clarifyBelow, options.spokenRequests, false)) {
+      intents::HandlerOutcome handled = handlers->preview(match, partial, device);
+      if (handled.status == intents::HandlerOutcome::Status::answered) out.preview = std::move(handled.speech);
+    }
   }
   const bool modelMayAnswer = options.forced == router::ForcedRoute::automatic ||
                               options.forced == router::ForcedRoute::local;
-  if (out.intent || !local || !modelMayAnswer || partial.empty()) return out;
+  if (out.intent || !prefill || !local || !modelMayAnswer || partial.empty()) return out;
   // Exactly the tokens ask() will evaluate for this text (generateLocal), so a final equal to the partial reuses
   // all of them but the last, and one that differs keeps what precedes the first differing token.
   const std::vector<llm::TokenId> prompt = local->tokenizer->tokenize(localPrompt(partial), true, true);
@@ -251,8 +262,9 @@ Result<AskResult> Brain::ask(std::string_view text, AskSink& sink, const pipelin
   return impl_->ask(text, sink, cancel, heard);
 }
 
-Result<SpeculationResult> Brain::speculate(std::string_view partial, const pipeline::CancelToken* cancel) {
-  return impl_->speculate(partial, cancel);
+Result<SpeculationResult> Brain::speculate(std::string_view partial, const pipeline::CancelToken* cancel,
+                                           bool prefill) {
+  return impl_->speculate(partial, cancel, prefill);
 }
 
 PromptReuse Brain::lastPromptReuse() const { return impl_->lastPromptReuse; }

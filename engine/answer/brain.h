@@ -104,7 +104,10 @@ struct HeardAs {
 
 // What one speculation did (Brain::speculate).
 struct SpeculationResult {
-  bool intent = false;     // read as a catalogue command: nothing prepared (its handler runs for the final only)
+  bool intent = false;     // read as a catalogue command: its handler runs for the final only, unless it only answers
+  // A catalogue question whose handler changes nothing ("what time is it"): the answer it gives now, for the TTS
+  // thread to synthesize the first phrase of while the user may still be speaking; empty otherwise.
+  std::string preview;
   bool prefilled = false;  // the local model's KV cache holds the partial's prompt (or what was done before a cancel)
   bool cancelled = false;  // superseded (a newer partial) or overtaken (the final) before it was done
   std::size_t promptTokens = 0;     // the partial's chat-templated prompt
@@ -161,13 +164,16 @@ class Brain {
   Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel = nullptr,
                         const HeardAs& heard = {});
   // Brain thread, between requests: speculative work on a partial transcript while the user may still be speaking
-  // (speech.speculate). Reads it as ask() would and, unless it is a catalogue command or another route is forced,
-  // prefills the local model's KV cache with its prompt; ask() on the final then keeps the longest prefix the two
-  // prompts share and evaluates from the first token that differs (the rollback: Generator::generate). Nothing
-  // takes effect: no handler runs, nothing is cached, sent, said or counted by the router. `cancel` (may be null)
-  // is checked every few tokens; what was evaluated before it stays usable. Errors: the model failed (its cache is
-  // then empty, and ask() evaluates the whole prompt).
-  Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel = nullptr);
+  // (speech.speculate). Reads it as ask() would. A catalogue question whose handler changes nothing is answered
+  // into SpeculationResult::preview (what ask() would say now). Otherwise, unless it is a catalogue command or
+  // another route is forced, and with `prefill`, it prefills the local model's KV cache with its prompt; ask() on
+  // the final then keeps the longest prefix the two prompts share and evaluates from the first token that differs
+  // (the rollback: Generator::generate). Nothing takes effect: no state-changing handler runs, nothing is cached,
+  // sent, said or counted by the router. `cancel` (may be null) is checked every few tokens; what was evaluated
+  // before it stays usable. Errors: the model failed (its cache is then empty, and ask() evaluates the whole
+  // prompt).
+  Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel = nullptr,
+                                      bool prefill = true);
   // Brain thread: the local model's prompt of the last ask() (see PromptReuse).
   PromptReuse lastPromptReuse() const;
 

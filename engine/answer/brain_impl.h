@@ -149,7 +149,7 @@ struct Brain::Impl {
 
   Result<AskResult> ask(std::string_view text, AskSink& sink, const pipeline::CancelToken* cancel,
                         const HeardAs& heard);
-  Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel);
+  Result<SpeculationResult> speculate(std::string_view partial, const pipeline::CancelToken* cancel, bool prefill);
   PromptReuse lastPromptReuse;  // of the last ask(): its first generation with the local model
   // Generates up to `maxTokens` more tokens of the local answer into `c` (streaming when c.live is set).
   Result<llm::GenerationResult> generateLocal(std::string_view text, detail::TokenCollector& c, size_t maxTokens,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #include "engine/intents/handler_text.h"
 #include "engine/intents/math_expression.h"
@@ -165,6 +166,21 @@ LocalTime IntentHandlers::localNow() const noexcept {
 
 void IntentHandlers::noteSpoken(std::string_view speech) {
   if (!speech.empty()) lastSpoken_ = std::string(speech);
+}
+
+HandlerOutcome IntentHandlers::preview(const IntentMatch& m, std::string_view text, const DeviceStatus& device) {
+  constexpr std::string_view kStateless[] = {"time.query",  "date.query",   "timer.query",   "alarm.query",
+                                             "repeat",      "convert.units", "math.compute", "weather.query"};
+  if (std::find(std::begin(kStateless), std::end(kStateless), std::string_view(m.name)) == std::end(kStateless)) {
+    HandlerOutcome o;
+    o.intent = std::string(m.name);
+    o.reason = "not previewed: " + std::string(m.name) + " may change state";
+    return o;
+  }
+  std::string spoken = lastSpoken_;
+  HandlerOutcome o = handle(m, text, device);
+  lastSpoken_ = std::move(spoken);
+  return o;
 }
 
 HandlerOutcome IntentHandlers::handle(const IntentMatch& m, std::string_view text, const DeviceStatus& device) {

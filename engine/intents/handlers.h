@@ -105,6 +105,11 @@ class IntentHandlers {
   // Answers one matched utterance. text is what the user said (the matcher's input): some handlers look for
   // words the catalogue does not report as slots ("all", a timer's name in a query).
   HandlerOutcome handle(const IntentMatch& match, std::string_view text, const DeviceStatus& device);
+  // What handle() would answer now, with nothing changed: only for the handlers that change no state (time, date,
+  // timer and alarm queries, repeat, conversions, arithmetic, weather from the cache); any other intent is
+  // notHandled. What "repeat" says afterwards is what it said before (speculation on a partial: the answer may
+  // never be spoken).
+  HandlerOutcome preview(const IntentMatch& match, std::string_view text, const DeviceStatus& device);
 
   // The daemon reports every answer it speaks from another route (model, cache, cloud), so "repeat" works.
   void noteSpoken(std::string_view speech);

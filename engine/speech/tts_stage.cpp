@@ -42,12 +42,15 @@ Result<std::unique_ptr<TtsStage>> TtsStage::create(std::unique_ptr<TtsEngine> en
   if (!engine) return makeError(Errc::invalid_argument, "tts stage: no engine");
   auto c = PhraseChunker::create(chunker);
   if (!c) return std::move(c).error();
+  auto pc = PhraseChunker::create(chunker);
+  if (!pc) return std::move(pc).error();
   auto r = Resampler::create(engine->rateHz(), out.rateHz(), resampleQuality);
   if (!r) return std::move(r).error();
   std::unique_ptr<TtsStage> s(new TtsStage());
   s->outBuf_.resize(std::max((*r)->maxOutput(TtsEngine::kMaxChunkFrames), (*r)->maxOutput((*r)->inputLatency())));
   s->engine_ = std::move(engine);
   s->chunker_ = std::move(c).value();
+  s->prepareChunker_ = std::move(pc).value();
   s->resampler_ = std::move(r).value();
   s->out_ = &out;
   return s;
@@ -96,11 +99,66 @@ bool TtsStage::onAudio(std::span<const int16_t> samples) {
   return true;
 }
 
+namespace {
+// Collects what the engine synthesizes (prepare()).
+class Collect final : public TtsAudioSink {
+ public:
+  explicit Collect(std::vector<int16_t>& to) : to_(to) {}
+  bool onAudio(std::span<const int16_t> samples) override {
+    to_.insert(to_.end(), samples.begin(), samples.end());
+    return true;
+  }
+
+ private:
+  std::vector<int16_t>& to_;
+};
+}  // namespace
+
+bool TtsStage::prepare(std::string_view text) {
+  preparedPhrase_.clear();
+  prepared_.clear();
+  prepareChunker_->reset();
+  std::string_view phrase;
+  bool have = false;
+  while (!have && !text.empty()) {
+    const size_t taken = prepareChunker_->push(text);
+    text.remove_prefix(taken);
+    have = prepareChunker_->next(phrase);
+    if (taken == 0 && !have) break;  // cannot happen: a full buffer holds a phrase
+  }
+  if (!have) {
+    prepareChunker_->finish();
+    have = prepareChunker_->next(phrase);
+  }
+  if (!have) return false;
+  preparedPhrase_.assign(phrase);
+  Collect sink(prepared_);
+  if (!engine_->synthesize(preparedPhrase_, sink, neverCancelled_) || prepared_.empty()) {
+    preparedPhrase_.clear();
+    prepared_.clear();
+    return false;
+  }
+  return true;
+}
+
 Status TtsStage::speakReady() {
   std::string_view phrase;
   while (chunker_->next(phrase)) {
     ++stats_.phrases;
-    if (Status st = engine_->synthesize(phrase, *this, *cancel_); !st) return st;
+    if (stats_.phrases == 1 && !prepared_.empty() && phrase == preparedPhrase_) {
+      // The same text synthesized by the same engine: its audio, through the same trimming and resampling.
+      stats_.firstPhrasePrepared = true;
+      const std::span<const int16_t> audio(prepared_);
+      for (size_t at = 0; at < audio.size(); at += TtsEngine::kMaxChunkFrames) {
+        if (!onAudio(audio.subspan(at, std::min(TtsEngine::kMaxChunkFrames, audio.size() - at)))) break;
+      }
+    } else if (Status st = engine_->synthesize(phrase, *this, *cancel_); !st) {
+      return st;
+    }
+    if (stats_.phrases == 1) {  // one answer's use, or none: the next answer must not hear a stale phrase
+      preparedPhrase_.clear();
+      prepared_.clear();
+    }
     if (cancel_->cancelled()) {
       stopForCancel();
       return {};

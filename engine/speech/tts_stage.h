@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct TtsStageStats {
   int64_t firstTextNs = -1;    // from begin() to the first feed() with text
   uint64_t trimmedFrames = 0;  // leading silence skipped at the engine's rate (trimLeadingSilence)
   bool firstPhraseCutEarly = false;  // the first phrase was cut when its wait ran out (limitFirstPhraseWait)
+  bool firstPhrasePrepared = false;  // the first phrase was spoken from prepare()'s audio
   bool cancelled = false;
 };
 
@@ -82,6 +84,11 @@ class TtsStage final : private TtsAudioSink {
   // listener's patience), the whole words held, two at least, are spoken as the first phrase; the rest follows as
   // usual. Checked as text arrives. 0 turns it off (the default). TTS thread, before begin().
   void limitFirstPhraseWait(uint32_t ms) { firstPhraseWaitNs_ = int64_t{ms} * 1'000'000; }
+  // Synthesizes the first phrase of `text` (an answer that may come: a question answered from a partial
+  // transcript while the user may still be speaking) and keeps its audio. The next answer's first phrase, if it is
+  // the same text, is spoken from it without waiting for the engine; whether it is or not, the audio is dropped
+  // then. A later prepare() replaces it. Returns whether a phrase is kept. TTS thread, between answers.
+  bool prepare(std::string_view text);
 
   const TtsStageStats& stats() const { return stats_; }
   const TtsEngine& engine() const { return *engine_; }
@@ -94,7 +101,7 @@ class TtsStage final : private TtsAudioSink {
   void stopForCancel();
 
   std::unique_ptr<TtsEngine> engine_;
-  std::unique_ptr<PhraseChunker> chunker_;
+  std::unique_ptr<PhraseChunker> chunker_, prepareChunker_;
   std::unique_ptr<Resampler> resampler_;
   PcmOutput* out_ = nullptr;
   const pipeline::CancelToken* cancel_ = nullptr;
@@ -104,6 +111,9 @@ class TtsStage final : private TtsAudioSink {
   uint32_t trimPrerollMs_ = 0;
   int64_t firstPhraseWaitNs_ = 0;
   bool heard_ = false;  // a sample above the silence level was written in this answer
+  std::string preparedPhrase_;     // prepare()'s phrase, empty when none is kept
+  std::vector<int16_t> prepared_;  // its audio at the engine's rate, as synthesized (before trimming)
+  pipeline::CancelToken neverCancelled_;  // prepare() runs between answers: nothing cancels it
 };
 
 }  // namespace sotto::speech

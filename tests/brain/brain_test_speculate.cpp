@@ -257,5 +257,31 @@ TEST_F(BrainSpeculation, TheAnswerStageSpeculatesOnTheSpeechStagesPartials) {
   }
 }
 
+// A question whose handler changes nothing is answered from the partial (the TTS thread synthesizes its first
+// phrase during the pause) as ask() answers the same final; the preview is not remembered as said, and a command
+// that changes state is neither previewed nor run.
+TEST(BrainSpeculationPreview, AQuestionIsAnsweredAsItsFinalWouldBe) {
+  ScratchDir dir;
+  auto b = makeBrain(testConfig(dir.path()), testOverrides());
+  ASSERT_TRUE(b);
+  auto math = b->speculate("what is twelve times seven", nullptr, false);
+  ASSERT_TRUE(math.ok()) << math.error().message;
+  EXPECT_TRUE(math->intent);
+  EXPECT_FALSE(math->preview.empty());
+  EXPECT_FALSE(math->prefilled);
+  EXPECT_EQ(ask(*b, "repeat").answer, "I haven't said anything yet.") << "a preview was remembered as said";
+  const AskResult r = ask(*b, "what is twelve times seven");
+  EXPECT_EQ(r.route, router::Route::intent);
+  EXPECT_EQ(r.answer, math->preview);
+  auto timer = b->speculate("set a timer for ten minutes", nullptr, false);
+  ASSERT_TRUE(timer.ok());
+  EXPECT_TRUE(timer->intent);
+  EXPECT_TRUE(timer->preview.empty()) << "a command that changes state is not previewed";
+  EXPECT_FALSE(b->msUntilDue().has_value()) << "a partial set a timer";
+  auto open = b->speculate("tell me about the history of rome", nullptr, false);
+  ASSERT_TRUE(open.ok());
+  EXPECT_TRUE(open->preview.empty());
+}
+
 }  // namespace
 }  // namespace sotto::answer::test
