@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "engine/speech/frontend.h"
@@ -219,6 +220,15 @@ bool noisyRequest(test::TempDir& dir, const char* command, const std::vector<int
   return true;
 }
 
+// `seconds` of sox's pink noise at 16 kHz, as the speech benches make it; empty when sox failed.
+std::vector<int16_t> pinkNoise(test::TempDir& dir, int seconds) {
+  const std::string path = dir.file("pink.wav");
+  if (!test::run("sox -R -n -r 16000 -c 1 -b 16 '" + path + "' synth " + std::to_string(seconds) + " pinknoise vol 0.3")) {
+    return {};
+  }
+  return test::readMono(path);
+}
+
 // Where a 300 ms silence endpoint falls after the voice, in ms from the last voice frame (the clip's tail when none
 // falls before it ends), and the last voiced frame before it, in ms after the voice.
 struct Tail {
@@ -246,9 +256,8 @@ TEST(Frontend, TheHighPassEndsTheVoicedRunSoonerInLowNoise) {
   SOTTO_REQUIRE_SPEECH_TOOLS();
   test::TempDir dir;
   ASSERT_TRUE(dir.ok());
-  // sox's pink noise, as the speech benches make it.
-  ASSERT_TRUE(test::run("sox -R -n -r 16000 -c 1 -b 16 '" + dir.file("pink.wav") + "' synth 12 pinknoise vol 0.3"));
-  const auto pink = test::readMono(dir.file("pink.wav"));
+  const auto pink = pinkNoise(dir, 12);
+  ASSERT_FALSE(pink.empty());
   size_t sumWith = 0, sumWithout = 0, worstWith = 0;
   for (const char* command : {"turn it down a bit", "what's the time", "set a timer for ten minutes"}) {
     SCOPED_TRACE(command);
@@ -321,8 +330,8 @@ TEST(Frontend, TheBackgroundHoldEndsSpeechTheProbabilityKeepsInSteadyNoise) {
   SOTTO_REQUIRE_SPEECH_TOOLS();
   test::TempDir dir;
   ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(test::run("sox -R -n -r 16000 -c 1 -b 16 '" + dir.file("pink.wav") + "' synth 30 pinknoise vol 0.3"));
-  const auto pink = test::readMono(dir.file("pink.wav"));
+  const auto pink = pinkNoise(dir, 30);
+  ASSERT_FALSE(pink.empty());
   for (const char* command : {"tell me a story about a dragon", "what is the tallest mountain in the world"}) {
     SCOPED_TRACE(command);
     NoisyRequest r;
