@@ -144,8 +144,9 @@ bool Frontend::process(std::span<int16_t> frame) noexcept {
     backgroundQuiet = backgroundShare_ > 0.0f && clear && db < backgroundDb + backgroundShare_ * above;
     holdRun_ = clear && db < backgroundDb + kHoldShare * above ? holdRun_ + 1 : 0;
     // Once held, only a level halfway up to the peak the speech had then is voice again: the noise's own swings
-    // are not, and neither is the peak's decay towards the background.
-    if (held_ && db >= backgroundDb + 0.5f * heldAboveDb_) {
+    // are not. Once the peak has decayed into the background (seconds later) the hold lets go, so a quieter next
+    // talker is not held to the last one's level; the probability alone then needs the start threshold again.
+    if (held_ && (!clear || db >= backgroundDb + 0.5f * heldAboveDb_)) {
       held_ = false;
       holdRun_ = 0;
     } else if (!held_ && holdFrames_ > 0 && holdRun_ >= holdFrames_) {

@@ -88,7 +88,7 @@ class Frontend {
   static constexpr size_t kBackgroundBlocks = 15;
   float backgroundShare_ = 0.0f, smoothing_ = 0.0f, peakDecay_ = 0.0f, rise_ = 0.0f, fall_ = 0.0f;
   uint32_t holdFrames_ = 0, holdRun_ = 0;  // the background hold: its length and the frames at background so far
-  bool held_ = false;         // the hold ended the speech, and the level has not come back
+  bool held_ = false;         // the hold ended the speech, the level has not come back, the peak not yet decayed
   float heldAboveDb_ = 0.0f;  // how far the speech's peak stood above the background when the hold began
   float levelPower_ = -1.0f, levelPeakDb_ = 0.0f, blockMinDb_ = 1e9f, percentileDb_ = 0.0f;
   std::array<float, kBackgroundBlocks> blockMinsDb_{};
