@@ -44,7 +44,8 @@ Result<std::unique_ptr<speech::Listener>> makeListener(const config::Config& c, 
   auto l = speech::Listener::create(lc);
   if (l && !l.value()->asrDegradedReason().empty()) {
     degradations.push_back(l.value()->asrDegradedReason());
-    SOTTO_LOG_WARN("speech", "no-domain-lm", "%s", l.value()->asrDegradedReason().c_str());
+    // The domain LM search missing, or the searches scoring frames separately: the reason names which.
+    SOTTO_LOG_WARN("speech", "recognition-degraded", "%s", l.value()->asrDegradedReason().c_str());
   }
   if (l && !l.value()->stopDegradedReason().empty()) {
     degradations.push_back(l.value()->stopDegradedReason());
