@@ -130,6 +130,9 @@ demo_run() {
   sox -q -n -r 16000 -c 1 -b 16 "$dir/lead.wav" trim 0 2
   local parts=("$dir/lead.wav")
   : >"$dir/requests.txt"
+  # Each request's span of the stream (wake word to the end of its pause, ms): the report joins what sottod heard
+  # to what was said by audio time.
+  local at_ms=2000 len_ms
   for r in "$@"; do
     IFS='|' read -r voice text gap <<<"$r"
     i=$((i + 1))
@@ -137,7 +140,10 @@ demo_run() {
     speak "$voice" "$text" "$dir/req-$i.wav"
     sox -q -n -r 16000 -c 1 -b 16 "$dir/gap-$i.wav" trim 0 "$gap"
     parts+=("$dir/wake-$i.wav" "$dir/sil.wav" "$dir/req-$i.wav" "$dir/gap-$i.wav")
-    printf '%s|%s\n' "$voice" "$text" >>"$dir/requests.txt"
+    len_ms=$(soxi -s "$dir/wake-$i.wav" "$dir/sil.wav" "$dir/req-$i.wav" "$dir/gap-$i.wav" |
+             awk '{ n += $1 } END { printf "%d", n / 16 }')
+    printf '%s|%s|%d|%d\n' "$voice" "$text" "$at_ms" "$((at_ms + len_ms))" >>"$dir/requests.txt"
+    at_ms=$((at_ms + len_ms))
   done
   sox -q "${parts[@]}" "$dir/mic.wav"
   local mic_s; mic_s=$(soxi -D "$dir/mic.wav")

@@ -12,61 +12,150 @@ import statistics
 import sys
 import wave
 
-FINAL = re.compile(r'speech\[final\]: final at (\d+) ms of audio, endpoint (\d+) ms after speech, \d+ words '
-                   r'\((\w+) search, confidence ([\d.]+)\): "(.*)"$')
+# Every record names its request (the transcript's sequence number): records are joined by it, never by order.
+# Since answers can be prepared from partials, a request's route and first audio may be logged before its final.
+FINAL = re.compile(r'speech\[final\]: request (\d+): final(?: transcript)? at (\d+) ms of audio, endpoint (\d+) ms '
+                   r'after speech(?: \([^)]*\))?, \d+ words \((\w+) search, confidence ([\d.]+)\)(?:: "(.*)")?\s*$')
 DECISION = re.compile(r'router\[decision\]: (.*)$')
 ANSWERED = re.compile(r'answer\[answered\]: request (\d+): route=(\S+) reason=([^,]+), (\d+) bytes of answer, '
                       r'first text (-?[\d.]+) ms after the transcript(.*)$')
+FAILED = re.compile(r'answer\[(?:failed|no-brain)\]: request (\d+)')
 TEXT = re.compile(r'answer\[text\]: request (\d+): "(.*?)"?$')  # a long answer's line is cut
-FIRST_AUDIO = re.compile(r'answer\[first-audio\]: answer (\d+): first audio (\d+) ms after the endpoint \((\d+) ms '
-                         r'after the end of speech\), ([\d.]+) ms after the transcript')
+FIRST_AUDIO = re.compile(r'answer\[first-audio\]: answer (\d+) \(request (\d+)\): first audio (\d+) ms after the '
+                         r'endpoint \((\d+) ms after the end of speech\), ([\d.]+) ms after the transcript')
 SPOKEN = re.compile(r'tts\[spoken\]: answer (\d+): (\d+) phrases, ([\d.]+) s of audio')
 CANCELLED = re.compile(r'tts\[cancelled\]: answer (\d+) stopped after ([\d.]+) s of audio')
 ANNOUNCE = re.compile(r'answer\[announcement\]: answer (\d+)')
+# The records above, by the tag that starts them: a line with one of these tags that its pattern cannot read is
+# reported as unreadable, never skipped in silence and never a crash.
+RECORDS = (('speech[final]:', FINAL), ('answer[answered]:', ANSWERED), ('answer[text]:', TEXT),
+           ('answer[first-audio]:', FIRST_AUDIO), ('tts[spoken]:', SPOKEN), ('tts[cancelled]:', CANCELLED),
+           ('answer[failed]:', FAILED), ('answer[no-brain]:', FAILED))
+
+
+def parse_lines(lines):
+    """sottod's log lines -> (requests by number, notes). A request's facts: seq, and as far as logged: at_ms,
+    endpoint_ms, search, confidence, transcript (speech[final]); route, reason, bytes, first_text_ms, flags, decision
+    (answer[answered]); answer; after_endpoint_ms, after_speech_ms, after_transcript_ms (first audio); seconds,
+    phrases, stopped (tts). Records that repeat a request's field keep the first and are noted."""
+    reqs = {}       # request number -> facts
+    audio = {}      # answer id -> facts, joined to requests by the first-audio line's request number
+    answer_of = {}  # answer id -> request number
+    decisions = []  # router decisions not yet claimed by an answered line (the brain thread logs both, in turn)
+    announcements = 0
+    notes = []
+
+    def put(seq, facts, what, line_no):
+        r = reqs.setdefault(seq, dict(seq=seq))
+        if any(k in r for k in facts):
+            notes.append('line %d: a second %s for request %d (ignored)' % (line_no, what, seq))
+            return
+        r.update(facts)
+
+    for n, line in enumerate(lines, 1):
+        line = line.rstrip('\n')
+        tag = next(((t, rx) for t, rx in RECORDS if t in line), None)
+        if tag is not None:
+            m = tag[1].search(line)
+            if m is None:
+                notes.append('line %d: unreadable %s record: %s' % (n, tag[0].rstrip(':'), line.strip()[:160]))
+                continue
+            if tag[1] is FINAL:
+                put(int(m[1]), dict(at_ms=int(m[2]), endpoint_ms=int(m[3]), search=m[4], confidence=float(m[5]),
+                                    transcript=m[6] if m[6] is not None else '(not logged at this level)'),
+                    'final', n)
+            elif tag[1] is ANSWERED:
+                put(int(m[1]), dict(route=m[2], reason=m[3], bytes=int(m[4]), first_text_ms=float(m[5]),
+                                    flags=m[6].strip(', '), decision=decisions[-1] if decisions else ''),
+                    'answered record', n)
+                decisions = []
+            elif tag[1] is TEXT:
+                put(int(m[1]), dict(answer=m[2]), 'answer text', n)
+            elif tag[1] is FAILED:
+                put(int(m[1]), dict(failed=True), 'failure', n)
+            elif tag[1] is FIRST_AUDIO:
+                aid, seq = int(m[1]), int(m[2])
+                if aid in answer_of:
+                    notes.append('line %d: a second first audio for answer %d (ignored)' % (n, aid))
+                    continue
+                answer_of[aid] = seq
+                audio.setdefault(aid, {}).update(after_endpoint_ms=int(m[3]), after_speech_ms=int(m[4]),
+                                                 after_transcript_ms=float(m[5]))
+            elif tag[1] is SPOKEN:
+                audio.setdefault(int(m[1]), {}).update(seconds=float(m[3]), phrases=int(m[2]), stopped=False)
+            elif tag[1] is CANCELLED:
+                audio.setdefault(int(m[1]), {}).update(seconds=float(m[2]), stopped=True)
+        elif m := DECISION.search(line):
+            decisions.append(m[1])
+        elif ANNOUNCE.search(line):
+            announcements += 1
+        elif ('answer[metrics]' in line or 'speech[metrics]' in line or 'brain[degraded]' in line
+              or 'semantic-cache' in line or line.startswith('error ')):
+            notes.append(line)
+    if announcements:
+        notes.append('%d announcements (timers) were spoken too' % announcements)
+    for aid, seq in answer_of.items():
+        reqs.setdefault(seq, dict(seq=seq)).update(audio.get(aid, {}), answer_id=aid)
+    return reqs, notes
 
 
 def parse(log_path):
-    reqs = {}       # request sequence -> facts
-    audio = {}      # answer id -> facts
-    pending = []    # router decisions not yet claimed by an answered line
-    announcements = 0
-    notes = []
-    seq = 0
-    with open(log_path, errors='replace') as f:
-        for line in f:
-            line = line.rstrip('\n')
-            if m := FINAL.search(line):
-                seq += 1
-                reqs[seq] = dict(seq=seq, at_ms=int(m[1]), endpoint_ms=int(m[2]), search=m[3],
-                                 confidence=float(m[4]), transcript=m[5])
-            elif m := DECISION.search(line):
-                pending.append(m[1])
-            elif m := ANSWERED.search(line):
-                r = reqs.setdefault(int(m[1]), dict(seq=int(m[1])))
-                r.update(route=m[2], reason=m[3], bytes=int(m[4]), first_text_ms=float(m[5]),
-                         flags=m[6].strip(', '), decision=pending[-1] if pending else '')
-                pending = []
-            elif m := TEXT.search(line):
-                reqs.setdefault(int(m[1]), dict(seq=int(m[1])))['answer'] = m[2]
-            elif m := FIRST_AUDIO.search(line):
-                audio.setdefault(int(m[1]), {}).update(after_endpoint_ms=int(m[2]), after_speech_ms=int(m[3]),
-                                                       after_transcript_ms=float(m[4]))
-            elif m := SPOKEN.search(line):
-                audio.setdefault(int(m[1]), {}).update(seconds=float(m[3]), phrases=int(m[2]), stopped=False)
-            elif m := CANCELLED.search(line):
-                audio.setdefault(int(m[1]), {}).update(seconds=float(m[2]), stopped=True)
-            elif ANNOUNCE.search(line):
-                announcements += 1
-            elif ('answer[metrics]' in line or 'speech[metrics]' in line or 'brain[degraded]' in line
-                  or 'semantic-cache' in line or 'error ' in line[:6]):
-                notes.append(line)
-    if announcements:
-        notes.append('%d announcements (timers) were spoken too: answer ids after the first no longer equal '
-                     'request numbers, so some audio figures below may belong to a neighbour' % announcements)
-    # Answer ids count every answer posted to the TTS thread; without announcements they are the request numbers.
-    for k, r in reqs.items():
-        r.update(audio.get(k, {}))
-    return [reqs[k] for k in sorted(reqs)], notes
+    try:
+        with open(log_path, errors='replace') as f:
+            return parse_lines(f)
+    except OSError as e:
+        return {}, ['cannot read %s (%s)' % (log_path, e)]
+
+
+def read_requests(path):
+    """The requests said: (voice, text, start_ms, end_ms) per line of requests.txt ("voice|text|start|end"; the
+    times are the request's span of the microphone stream, wake word to the end of its pause). A line without
+    times is kept with None."""
+    said = []
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip('\n').split('|')
+                start = end = None
+                if len(parts) >= 4:
+                    try:
+                        start, end = float(parts[2]), float(parts[3])
+                    except ValueError:
+                        pass
+                said.append((parts[0], parts[1] if len(parts) > 1 else '?', start, end))
+    except OSError:
+        pass
+    return said
+
+
+def pair(said, reqs):
+    """Which request said each heard request belongs to: the one whose span of the stream holds its final's audio
+    time; without times (or without a final), the request number. Returns [(said or None, facts)] in stream order,
+    with every request said but never heard as (said, None)."""
+    out, claimed = [], set()
+    timed = all(s[2] is not None for s in said)
+    for seq in sorted(reqs):
+        r = reqs[seq]
+        k = None
+        if timed and 'at_ms' in r:
+            k = next((i for i, s in enumerate(said) if s[2] <= r['at_ms'] < s[3]), None)
+        elif not timed and seq - 1 < len(said):
+            k = seq - 1
+        if k is not None and k in claimed:
+            r.setdefault('note', 'a second request heard in the same turn')
+        out.append((k, r))
+        if k is not None:
+            claimed.add(k)
+    for i in range(len(said)):
+        if i not in claimed:
+            out.append((i, None))
+    def position(item):
+        k, r = item
+        if k is not None:
+            return (said[k][2] if timed else k, r['seq'] if r else 0)
+        return (r.get('at_ms', 1e18) if timed else r['seq'] - 1, r['seq'])
+    out.sort(key=position)
+    return [(said[k] if k is not None else None, r) for k, r in out]
 
 
 def sent_user_text(sent):
@@ -116,7 +205,7 @@ def split_answers(wav_path, reqs, out_dir, first_seq):
         a, b = int(start_ms * rate / 1000), min(int(end_ms * rate / 1000), nframes)
         if a >= b:
             continue
-        path = '%s/answer-%02d-%s.wav' % (out_dir, first_seq + r['seq'] - 1, r.get('route', 'none'))
+        path = '%s/answer-%02d-%s.wav' % (out_dir, r.get('label', first_seq + r['seq'] - 1), r.get('route', 'none'))
         with wave.open(path, 'wb') as w:
             w.setnchannels(1)
             w.setsampwidth(width)
@@ -172,34 +261,57 @@ def svg(reqs, path):
     return True
 
 
+def latency_line(r):
+    """The latency breakdown, from what was logged; a part that is missing is named, never a crash."""
+    if 'after_speech_ms' not in r:
+        return None
+    ep = r.get('endpoint_ms')
+    tx = r.get('after_transcript_ms')
+    text = r.get('first_text_ms', -1)
+    wait = r['after_speech_ms'] - ep - tx if ep is not None and tx is not None else float('nan')
+    tts = tx - text if tx is not None and text >= 0 else float('nan')
+    return ('%d ms end of speech -> first audio = endpoint delay %s + final transcript and wait for the brain %.0f + '
+            'first text (token) %.1f + TTS first chunk %.1f'
+            % (r['after_speech_ms'], ep if ep is not None else '?', wait, text, tts))
+
+
 def report_run(run_dir, out_dir, first_seq):
-    """Prints one demo run's requests; returns their facts (seq renumbered from first_seq for the table)."""
-    said = []
-    with open(run_dir + '/requests.txt') as f:
-        for line in f:
-            voice, _, text = line.rstrip('\n').partition('|')
-            said.append((voice, text))
+    """Prints one demo run's requests; returns their facts (labelled from first_seq for the table)."""
+    said = read_requests(run_dir + '/requests.txt')
     try:
-        mode = open(run_dir + '/mode').read().strip()
+        with open(run_dir + '/mode') as f:
+            mode = f.read().strip()
     except OSError:
         mode = '?'
     reqs, notes = parse(run_dir + '/sottod.log')
     audits = read_jsonl(run_dir + '/audit.jsonl')
-    for r in reqs:
-        r['label'] = first_seq + r['seq'] - 1
-    split_note = split_answers(run_dir + '/answers.wav', reqs, out_dir + '/answers', first_seq)
+    rows = pair(said, reqs)
+    heard = [r for _, r in rows if r is not None]
+    for i, r in enumerate(heard):
+        r['label'] = first_seq + i
+    split_note = split_answers(run_dir + '/answers.wav', heard, out_dir + '/answers', first_seq)
 
     print()
-    print('== %s: privacy mode %s; %d requests said, %d heard' % (run_dir, mode, len(said), len(reqs)))
+    print('== %s: privacy mode %s; %d requests said, %d heard' % (run_dir, mode, len(said),
+                                                                   sum(1 for r in heard if 'at_ms' in r)))
     cloud_i = 0
-    for i, r in enumerate(reqs):
-        spoken = said[i] if i < len(said) else ('?', '?')
+    for spoken, r in rows:
         print()
-        print('-- %d. said (%s): "%s"' % (r['label'], spoken[0], spoken[1]))
-        print('   heard:    "%s"  (%s search, confidence %.2f)' % (r.get('transcript', '?'), r.get('search', '?'),
-                                                                 r.get('confidence', 0)))
+        if r is None:
+            print('-- said (%s): "%s"' % (spoken[0], spoken[1]))
+            print('   not heard: no final transcript in its part of the stream')
+            continue
+        who = ('said (%s): "%s"' % (spoken[0], spoken[1])) if spoken else 'said: (no request said at this time)'
+        print('-- %d. %s' % (r['label'], who))
+        if 'at_ms' in r:
+            print('   heard:    "%s"  (request %d, %s search, confidence %.2f)'
+                  % (r.get('transcript', '?'), r['seq'], r.get('search', '?'), r.get('confidence', 0)))
+        else:
+            print('   heard:    (request %d: no final transcript logged)' % r['seq'])
+        if r.get('note'):
+            print('   note:     %s' % r['note'])
         if 'route' not in r:
-            print('   not answered (see %s/sottod.log)' % run_dir)
+            print('   not answered%s (see %s/sottod.log)' % (' (the brain failed)' if r.get('failed') else '', run_dir))
             continue
         flags = (' [%s]' % r['flags']) if r.get('flags') else ''
         print('   route:    %s (%s)%s' % (r['route'], r['reason'], flags))
@@ -210,6 +322,8 @@ def report_run(run_dir, out_dir, first_seq):
                 rec = audits[cloud_i]
                 print('   sent:     "%s"  (to %s; `sotto audit`)' % (sent_user_text(rec.get('sent', '')),
                                                                       rec.get('host', '?')))
+            else:
+                print('   sent:     (no audit record for it)')
             cloud_i += 1
         else:
             print('   sent:     nothing left the device')
@@ -220,12 +334,9 @@ def report_run(run_dir, out_dir, first_seq):
             print('   answer:   "%s..." (%d bytes)' % (answer[:150], r.get('bytes', len(answer))))
         else:
             print('   answer:   "%s"' % answer)
-        if 'after_speech_ms' in r:
-            tts = r['after_transcript_ms'] - r['first_text_ms'] if r['first_text_ms'] >= 0 else float('nan')
-            wait = r['after_speech_ms'] - r['endpoint_ms'] - r['after_transcript_ms']
-            print('   latency:  %d ms end of speech -> first audio = endpoint delay %d + final transcript and wait for '
-                  'the brain %.0f + first text (token) %.1f + TTS first chunk %.1f'
-                  % (r['after_speech_ms'], r['endpoint_ms'], wait, r['first_text_ms'], tts))
+        lat = latency_line(r)
+        if lat:
+            print('   latency:  ' + lat)
         if 'seconds' in r:
             print('   spoken:   %.2f s%s%s' % (r['seconds'], ', stopped by the next wake word' if r.get('stopped')
                                                else '', (' -> ' + r['wav']) if r.get('wav') else ''))
@@ -234,7 +345,7 @@ def report_run(run_dir, out_dir, first_seq):
     for n in notes:
         print('   sottod: %s' % n.split(': ', 1)[-1] if n.startswith(('info ', 'notice ')) else '   sottod: ' + n)
     print('   spoken answers: %s' % split_note)
-    return reqs
+    return heard
 
 
 def main():

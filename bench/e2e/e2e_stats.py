@@ -53,13 +53,15 @@ def ratio(new, base):
 
 # --- sottod's log (log.level=debug: the final transcript's words are shown; info works too) -------------------------
 # A turn that semantic endpointing ended says so after the delay: "endpoint 120 ms after speech (a whole command)".
-FINAL = re.compile(r'speech\[final\]: final(?: transcript)? at (\d+) ms of audio, endpoint (\d+) ms after speech'
+# Since the request number is logged with the final and the first audio, records are joined by it; logs from before
+# that are joined by order.
+FINAL = re.compile(r'speech\[final\]: (?:request (\d+): )?final(?: transcript)? at (\d+) ms of audio, endpoint (\d+) ms after speech'
                    r'(?: \([^)]*\))?, (\d+) words \((\w+) search, confidence ([\d.]+)\)(?:: "(.*)")?\s*$')
 WAKE = re.compile(r'speech\[(wake|barge-in)\]: wake word at (\d+) ms of audio')
 ANSWERED = re.compile(r'answer\[answered\]: request (\d+): route=(\S+) reason=([^,]+), (\d+) bytes of answer, '
                       r'first text (-?[\d.]+) ms after the transcript(.*)$')
 FAILED = re.compile(r'answer\[(?:failed|no-brain)\]: request (\d+)')
-FIRST_AUDIO = re.compile(r'answer\[first-audio\]: answer (\d+): first audio (\d+) ms after the endpoint \((\d+) ms '
+FIRST_AUDIO = re.compile(r'answer\[first-audio\]: answer (\d+)(?: \(request (\d+)\))?: first audio (\d+) ms after the endpoint \((\d+) ms '
                          r'after the end of speech\), ([\d.]+) ms after the transcript')
 ANNOUNCE = re.compile(r'answer\[announcement\]: answer (\d+)')
 DROPPED = re.compile(r'speech\[transcript-dropped\]:.* transcript (\d+) dropped')
@@ -77,6 +79,7 @@ def parse_log(lines):
     after_transcript_ms, spoken_s / cancelled_s."""
     finals, wakes, notes = [], [], []
     answered, audio, announced, dropped, failed = {}, {}, set(), set(), set()
+    requested = {}  # answer id -> request number, where the first-audio line names it
     ready_line = first_final_line = None
     captured = dropped_frames = 0
     for n, line in enumerate(lines):
@@ -84,8 +87,12 @@ def parse_log(lines):
         if m := FINAL.search(line):
             if first_final_line is None:
                 first_final_line = n
-            finals.append(dict(seq=len(finals) + 1, at_ms=int(m[1]), endpoint_ms=int(m[2]), words=int(m[3]),
-                               search=m[4], confidence=float(m[5]), transcript=m[6]))
+            seq = int(m[1]) if m[1] else len(finals) + 1
+            if any(f["seq"] == seq for f in finals):
+                notes.append("a second final for request %d (ignored): %s" % (seq, line.strip()[:160]))
+                continue
+            finals.append(dict(seq=seq, at_ms=int(m[2]), endpoint_ms=int(m[3]), words=int(m[4]),
+                               search=m[5], confidence=float(m[6]), transcript=m[7]))
         elif "speech[final]:" in line:
             # A final this parser cannot read would shift every later final's pairing with its answer.
             notes.append("unparsed final line (its request is counted as not heard): " + line.strip()[:160])
@@ -97,8 +104,10 @@ def parse_log(lines):
         elif m := FAILED.search(line):
             failed.add(int(m[1]))
         elif m := FIRST_AUDIO.search(line):
-            audio.setdefault(int(m[1]), {}).update(after_endpoint_ms=int(m[2]), after_speech_ms=int(m[3]),
-                                                   after_transcript_ms=float(m[4]))
+            audio.setdefault(int(m[1]), {}).update(after_endpoint_ms=int(m[3]), after_speech_ms=int(m[4]),
+                                                   after_transcript_ms=float(m[5]))
+            if m[2]:
+                requested[int(m[1])] = int(m[2])
         elif m := SPOKEN.search(line):
             audio.setdefault(int(m[1]), {}).update(spoken_s=float(m[3]))
         elif m := CANCELLED.search(line):
@@ -128,6 +137,10 @@ def parse_log(lines):
     by_seq = {f["seq"]: f for f in finals}
     for aid, facts in audio.items():
         if aid in announced:
+            continue
+        if aid in requested:
+            if requested[aid] in by_seq:
+                by_seq[requested[aid]].update(facts, answer_id=aid)
             continue
         k = aid - 1 - sum(1 for a in announced if a < aid)
         if 0 <= k < len(taken):

@@ -36,6 +36,7 @@ unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); 
 // previous answer done.
 struct AnswerStart {
   uint64_t id = 0;
+  uint64_t request = 0;        // the transcript's sequence number (0: an announcement); logs join on it
   bool timed = false;          // a request from the microphone (else an announcement: no latency figures)
   uint64_t endpointMs = 0;     // audio time of the request's endpoint
   uint32_t endpointDelayMs = 0;
@@ -64,9 +65,9 @@ class AnswerStage::QueueOutput final : public speech::PcmOutput {
       path_.metrics_->speechEndToAudioUs.record(endpointUs + queuedUs + uint64_t{start_.endpointDelayMs} * 1000);
       path_.metrics_->transcriptToAudioUs.record((nowNs() - start_.takenNs) / 1000);
       SOTTO_LOG_INFO("answer", "first-audio",
-                     "answer %llu: first audio %.0f ms after the endpoint (%.0f ms after the end of speech), %.1f ms "
-                     "after the transcript",
-                     ull(start_.id), ms(endpointUs + queuedUs),
+                     "answer %llu (request %llu): first audio %.0f ms after the endpoint (%.0f ms after the end of "
+                     "speech), %.1f ms after the transcript",
+                     ull(start_.id), ull(start_.request), ms(endpointUs + queuedUs),
                      ms(endpointUs + queuedUs + uint64_t{start_.endpointDelayMs} * 1000),
                      ms((nowNs() - start_.takenNs) / 1000));
     }
@@ -276,7 +277,8 @@ void AnswerStage::answer(Brain* brain, const speech::TranscriptMessage* request,
   const uint64_t id = ++answerSeq_;
   if (!prepareAnswer(id, speak)) return;
   if (speak) {
-    *start_ = AnswerStart{id, request != nullptr && timed, request != nullptr ? request->tMs : 0,
+    *start_ = AnswerStart{id, request != nullptr ? request->sequence : 0, request != nullptr && timed,
+                          request != nullptr ? request->tMs : 0,
                           request != nullptr ? request->endpointDelayMs : 0, takenNs};
     if (!post(pipeline::Message::make(static_cast<uint32_t>(TtsMsg::begin), 0, id))) return;
     lastPosted_ = id;

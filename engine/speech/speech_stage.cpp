@@ -264,14 +264,14 @@ void SpeechStage::onFinal(const Transcript& t, uint64_t tMs, uint64_t endpointDe
   const unsigned long long words = t.words.size();
   if (log::level() >= log::Level::debug) {
     const std::string shown = maskedText(t.text);
-    SOTTO_LOG_DEBUG("speech", "final", "final at %llu ms of audio, endpoint %llu ms after speech%s, %llu words (%.*s "
-                    "search, confidence %.2f): \"%s\"", ull(tMs), ull(endpointDelayMs),
+    SOTTO_LOG_DEBUG("speech", "final", "request %llu: final at %llu ms of audio, endpoint %llu ms after speech%s, %llu "
+                    "words (%.*s search, confidence %.2f): \"%s\"", ull(msg.sequence), ull(tMs), ull(endpointDelayMs),
                     whole ? " (a whole command)" : "", words,
                     static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence),
                     shown.c_str());
   } else {
-    SOTTO_LOG_INFO("speech", "final", "final transcript at %llu ms of audio, endpoint %llu ms after speech%s, %llu "
-                   "words (%.*s search, confidence %.2f)", ull(tMs), ull(endpointDelayMs),
+    SOTTO_LOG_INFO("speech", "final", "request %llu: final transcript at %llu ms of audio, endpoint %llu ms after "
+                   "speech%s, %llu words (%.*s search, confidence %.2f)", ull(msg.sequence), ull(tMs), ull(endpointDelayMs),
                    whole ? " (a whole command)" : "", words,
                    static_cast<int>(t.search.size()), t.search.data(), static_cast<double>(msg.confidence));
   }

@@ -102,6 +102,35 @@ LOG = [
 ]
 
 
+class ParseNumberedLogTest(unittest.TestCase):
+    """Today's log names the request in the final and first-audio lines: records join by that number, whatever
+    order the lines come in (an answer prepared from a partial is routed and spoken before its final is logged)."""
+
+    def test_joined_by_request_number(self):
+        lines = [
+            'info router[decision]: route=intent reason=intent-confident',
+            'info answer[answered]: request 2: route=intent reason=intent-confident, 19 bytes of answer, first text '
+            '0.3 ms after the transcript',
+            'info answer[first-audio]: answer 2 (request 2): first audio 30 ms after the endpoint (150 ms after the '
+            'end of speech), 11.7 ms after the transcript',
+            'debug speech[final]: request 2: final at 9000 ms of audio, endpoint 120 ms after speech (a whole '
+            'command), 4 words (grammar search, confidence 1.00): "what time is it"',
+            'debug speech[final]: request 1: final at 4000 ms of audio, endpoint 300 ms after speech, 5 words (lm '
+            'search, confidence 0.50): "set a ten minute timer"',
+            'debug speech[final]: request 1: final at 4100 ms of audio, endpoint 300 ms after speech, 5 words (lm '
+            'search, confidence 0.50): "a duplicate"',
+            'info answer[first-audio]: answer 1 (request 1): first audio 40 ms after the endpoint (340 ms after the '
+            'end of speech), 14.3 ms after the transcript',
+        ]
+        log = st.parse_log(lines)
+        f = {x["seq"]: x for x in log["finals"]}
+        self.assertEqual(sorted(f), [1, 2])
+        self.assertEqual((f[2]["transcript"], f[2]["route"], f[2]["after_speech_ms"]), ("what time is it", "intent", 150))
+        self.assertEqual((f[1]["transcript"], f[1]["after_speech_ms"]), ("set a ten minute timer", 340))
+        self.assertNotIn("route", f[1])
+        self.assertTrue(any("second final for request 1" in n for n in log["notes"]))
+
+
 class ParseLogTest(unittest.TestCase):
     def test_lines(self):
         log = st.parse_log(LOG)
