@@ -130,12 +130,16 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
   const bool classified = pii->classify(text, spans).ok();
   const privacy::EscalationDecision escalation =
       privacy::decideEscalation(in.mode, text, classified, spans, policy, anonymizer);
-  if (!classified || spans.overflowed()) {
-    in.pii = router::PiiVerdict::localOnly;  // not wholly checked: treat it as wholly sensitive
-  } else if (!spans.empty()) {
-    const bool localOnly = escalation.reason == privacy::EscalationReason::localOnlyPii ||
-                           escalation.reason == privacy::EscalationReason::anonymizerFull;
-    in.pii = localOnly ? router::PiiVerdict::localOnly : router::PiiVerdict::redactable;
+  // The verdict follows the escalation decision, spans or not: a local-only type the model only suspects (no
+  // span) keeps the request on the device exactly like a found one (it once went to the cloud as an empty message).
+  const bool keptLocal = !classified || spans.overflowed() ||
+                         escalation.reason == privacy::EscalationReason::localOnlyPii ||
+                         escalation.reason == privacy::EscalationReason::anonymizerFull ||
+                         escalation.reason == privacy::EscalationReason::unclassified;
+  if (keptLocal) {
+    in.pii = router::PiiVerdict::localOnly;
+  } else if (!spans.empty() || spans.suspected() != 0) {
+    in.pii = router::PiiVerdict::redactable;
   }
 
   // 2. Intents: a confident match with a handler that answers.
@@ -233,7 +237,10 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
       // A command whose handler needed another source (a forecast with no cloud) says what it cannot do.
       const bool own = handled && handled->status == intents::HandlerOutcome::Status::escalate &&
                        !handled->fallback.empty();
-      sink.onText(own ? std::string_view(handled->fallback) : std::string_view(router::kCannotAnswerText));
+      const bool keptPrivate = d.cloudBlock == router::CloudBlock::piiLocalOnly;
+      sink.onText(own           ? std::string_view(handled->fallback)
+                  : keptPrivate ? std::string_view(router::kPrivateCannotAnswerText)
+                                : std::string_view(router::kCannotAnswerText));
       break;
     }
   }
@@ -249,7 +256,8 @@ Result<AskResult> Brain::Impl::ask(std::string_view text, AskSink& outer, const 
     router->recordFirstAudio(out.route, static_cast<uint32_t>(std::max<long long>(0, took)));
   }
   if (handlers && d.route != router::Route::intent) handlers->noteSpoken(out.answer);
-  remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
+  // Personal data, found or only suspected, is never kept in the cache (the cache checks again on its own).
+  if (in.pii == router::PiiVerdict::none) remember(text, out, slots, looksTimeSensitive(text) || match.name == "weather");
   saveCache(sink);
   return out;
 }

@@ -69,6 +69,19 @@ Status Brain::Impl::answerLocally(std::string_view text, AnswerOut& sink, const 
 Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDecision& escalation,
                              const router::RouteDecision& d, AnswerOut& sink, const pipeline::CancelToken* cancel,
                              AskResult& out) {
+  // The last gate before a byte leaves: whatever the router decided, nothing goes out that the privacy decision
+  // did not clear (it once sent an empty user message for a request it had kept local).
+  if (!escalation.mayEscalate || escalation.text.empty()) {
+    sink.onWarning(std::string("not escalated: the privacy decision keeps this request on the device (") +
+                   privacy::escalationReasonName(escalation.reason) + ")");
+    router->onCloudAbandoned();
+    if (!local) {
+      out.route = router::Route::cannotAnswer;
+      sink.onText(router::kPrivateCannotAnswerText);
+      return {};
+    }
+    return answerLocally(text, sink, cancel, out);
+  }
   cloud::ChatRequest req;
   req.model = options.cloudModel.empty() ? "default" : options.cloudModel;
   req.messages = {{"system", kCloudSystemPrompt}, {"user", escalation.text}};

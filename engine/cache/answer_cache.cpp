@@ -114,7 +114,9 @@ std::string AnswerCache::canonicalText(std::string_view prompt) {
 bool AnswerCache::containsPii(std::string_view text) const noexcept {
   // Text the classifier refuses (too long) is treated as sensitive: it is never cached.
   if (!classifier_.classify(text, *piiScratch_).ok()) return true;
-  return !piiScratch_->empty() || piiScratch_->overflowed();
+  // A type the model only suspects (no span) counts too: the router keeps such a request on the device, and its
+  // raw text must not wait in the cache either (a suspected SSN was once cached and answered by exact lookup).
+  return !piiScratch_->empty() || piiScratch_->overflowed() || piiScratch_->suspected() != 0;
 }
 
 bool AnswerCache::normalizeInto(std::span<const float> in, std::span<float> out) const noexcept {

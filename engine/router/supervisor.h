@@ -13,6 +13,10 @@ class RouterMetrics;
 
 inline constexpr const char* kFillerText = "Let me check that.";
 inline constexpr const char* kCannotAnswerText = "Sorry, I can't answer that right now.";
+// Nothing on the device can answer, and the request holds personal data the privacy policy keeps here: said so,
+// instead of a generic apology (the request never leaves, whatever else is reachable).
+inline constexpr const char* kPrivateCannotAnswerText =
+    "That has private details I keep on this device, and I can't answer it here.";
 // Honest endings of an answer cut short after part of it was spoken (the spoken part stays; one of these follows).
 inline constexpr const char* kLostConnectionText = "... sorry, I lost the connection.";
 inline constexpr const char* kOutOfTimeText = "... sorry, I ran out of time.";

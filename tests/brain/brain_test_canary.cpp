@@ -315,6 +315,52 @@ TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
   for (const Plant& p : kIssue19Plants) expectAbsent(standard, p, "standard");
 }
 
+// Issue 36: a local-only type the model only suspects (no span to redact) routes exactly like a found one, on the
+// router's own choice too (not only a forced cloud route): with no local model the request is answered "I can't
+// do that on the device", never sent as an empty message, never counted against the caps, never cached.
+TEST_F(Canary, SuspectedLocalOnlyTypesRouteLikeFoundOnesAndAreNeverCached) {
+  static const std::string longQuestion = [] {
+    std::string s = "what is ";
+    while (s.size() <= privacy::PiiClassifier::kMaxTextBytes) s += "very ";
+    return s + "big";
+  }();
+  struct Case {
+    privacy::PrivacyMode mode;
+    std::string text;
+  };
+  const Case cases[] = {
+      {privacy::PrivacyMode::private_, "my ssn is 123\u221245\u22126789"},
+      {privacy::PrivacyMode::standard, "my vin is 1HGCM82633A004352"},
+      {privacy::PrivacyMode::standard, longQuestion},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.text.substr(0, 60));
+    ScratchDir dir;
+    config::Config c = testConfig(dir.path());
+    BrainOverrides o = testOverrides();
+    o.privacy = k.mode;
+    o.cloudUrl = "http://127.0.0.1:" + std::to_string(server_->port());
+    const size_t before = server_->receivedBodies().size();
+    auto b = makeBrain(c, o);
+    ASSERT_NE(b, nullptr);
+    RecordingSink sink;
+    const AskResult r = ask(*b, k.text, &sink);
+    EXPECT_FALSE(r.escalated);
+    EXPECT_EQ(r.route, router::Route::cannotAnswer);
+    EXPECT_EQ(r.answer, router::kPrivateCannotAnswerText);
+    ASSERT_EQ(sink.decisions.size(), 1u);
+    EXPECT_EQ(sink.decisions[0].cloudBlock, router::CloudBlock::piiLocalOnly);
+    EXPECT_EQ(server_->receivedBodies().size(), before) << "sent: " << server_->receivedBodies().back();
+    EXPECT_EQ(b->routerCounts().routes[static_cast<size_t>(router::Route::cloud)], 0u);
+    // The same request typed with ASCII hyphens is not answered from a cache that kept the first one.
+    if (k.text.find("\u2212") != std::string::npos) {
+      const AskResult again = ask(*b, "my ssn is 123-45-6789");
+      EXPECT_NE(again.route, router::Route::cache);
+      EXPECT_FALSE(again.escalated);
+    }
+  }
+}
+
 // Fail closed: a line the classifier refuses (over its 4 KiB limit, not valid UTF-8) never leaves, in any mode,
 // even though its personal data sits where a shorter or clean line would have been anonymized.
 TEST_F(Canary, LinesTheClassifierRefusesStayOnTheDevice) {

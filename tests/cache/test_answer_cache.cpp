@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/intents/matcher.h"
+#include "engine/privacy/pii_model.h"
 #include "tests/cache/cache_test_util.h"
 #include "tests/support/alloc_counter.h"
 
@@ -141,6 +142,28 @@ TEST(Pii, NeverCached) {
   EXPECT_FALSE(c->lookup("call me at 555 010 1234").hit());
   EXPECT_EQ(c->insert("what is the capital of france", "Paris.", AnswerClass::staticKnowledge),
             InsertOutcome::stored);
+}
+
+// Issue 36: a type the trained model only suspects (no span) keeps the prompt out of the cache too; a suspected SSN
+// written with minus signs (U+2212) was cached and then answered for the same request typed with hyphens.
+TEST(Pii, SuspectedTypesAreNeverCachedEither) {
+  auto model = privacy::PiiModel::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/pii.nlu");
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  auto withModel = privacy::PiiClassifier::create(std::move(*model));
+  ASSERT_TRUE(withModel.ok());
+  const std::string prompt = "my ssn is 123\u221245\u22126789";
+  privacy::SpanBuffer spans;
+  ASSERT_TRUE((*withModel)->classify(prompt, spans).ok());
+  if (!spans.empty()) GTEST_SKIP() << "the classifier now finds a span here; PiiNeverCached covers spans";
+  ASSERT_NE(spans.suspected(), 0u) << "precondition: the model suspects a type in it";
+  FakeClock clock;
+  CacheOptions o;
+  o.exactEntries = 8;
+  auto c = AnswerCache::create(o, **withModel, nullptr, &clock);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ((*c)->insert(prompt, "It is for taxes.", AnswerClass::staticKnowledge), InsertOutcome::containsPii);
+  EXPECT_FALSE((*c)->lookup("my ssn is 123-45-6789").hit());
+  EXPECT_EQ((*c)->exactSize(), 0u);
 }
 
 TEST(Create, RejectsBadOptions) {
