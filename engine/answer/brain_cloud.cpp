@@ -49,6 +49,12 @@ struct DeltaQueue final : cloud::DeltaSink {
 };
 
 
+// An answer the server ended before it was whole: its length limit ("length", also when the context ran out),
+// a content filter, or an aborted request (vLLM). "stop" and a missing reason are a whole answer.
+bool cutByServer(const std::string& finishReason) {
+  return finishReason == "length" || finishReason == "content_filter" || finishReason == "abort";
+}
+
 }  // namespace
 
 Status Brain::Impl::answerLocally(std::string_view text, AnswerOut& sink, const pipeline::CancelToken* cancel,
@@ -226,6 +232,11 @@ Status Brain::Impl::askCloud(std::string_view text, const privacy::EscalationDec
       if (verdict != router::SupervisorAction::none) {
         router->onCloudFailure(now());
         sink.onWarning("cloud: the answer was empty");
+      } else if (cutByServer(outcome.finishReason)) {
+        // The server stopped it (its token limit, a filter): what was said stays, ended honestly, reported as cut
+        // and never cached, like a reset (it was once reported complete and cached for 7 days).
+        ending = router::kTooLongText;
+        sink.onWarning("cloud: the server cut the answer short (finish_reason \"" + outcome.finishReason + "\")");
       }
     }
   } else if (!stopped) {

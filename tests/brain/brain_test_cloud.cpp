@@ -227,6 +227,35 @@ TEST(BrainCloudUntrusted, FailureMidStreamEndsHonestly) {
   }
 }
 
+// Issue 36: a server that stops an answer at its token limit says so (finish_reason "length"). That answer is cut,
+// like a reset: reported incomplete, ended honestly, and never cached (it was cached for 7 days as complete). A
+// whole answer (finish_reason "stop") from the same kind of server is cached, so the check can fail.
+TEST(BrainCloudUntrusted, AnswerTheServerCutAtItsLengthIsReportedCutAndNeverCached) {
+  for (const bool whole : {false, true}) {
+    SCOPED_TRACE(whole ? "finish_reason stop" : "finish_reason length");
+    // stories260K never ends within the server's 8-token cap; the script ends with "stop".
+    Peer peer("", whole ? "The sky is blue because air scatters blue light." : "");
+    ASSERT_TRUE(peer.server);
+    ScratchDir dir;
+    config::Config c = testConfig(dir.path());
+    BrainOverrides o = testOverrides();
+    o.cloudUrl = peer.url();
+    auto b = makeBrain(c, o);  // no local model: the router escalates on its own
+    ASSERT_TRUE(b);
+    RecordingSink sink;
+    const AskResult r = ask(*b, "why is the sky blue", &sink);
+    ASSERT_EQ(r.route, router::Route::cloud);
+    EXPECT_EQ(r.complete, whole);
+    EXPECT_EQ(endsWith(r.answer, router::kTooLongText), !whole) << r.answer;
+    const bool warned = std::any_of(sink.warnings.begin(), sink.warnings.end(), [](const std::string& w) {
+      return w.find("finish_reason \"length\"") != std::string::npos;
+    });
+    EXPECT_EQ(warned, !whole);
+    const AskResult again = ask(*b, "why is the sky blue");
+    EXPECT_EQ(again.route, whole ? router::Route::cache : router::Route::cloud);
+  }
+}
+
 // Nothing said yet: the local model answers, as the supervisor says, and the metrics count the fallback (before,
 // the brain fell back on its own and the counters never saw it). Without a local model: said plainly.
 TEST(BrainCloudUntrusted, FailureBeforeAnyTextFallsBackAndIsCounted) {
