@@ -2,7 +2,9 @@
 // writeFileAtomic, readFile, setAside: the one implementation of crash-safe persistence.
 #include "sotto/hal/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -174,6 +176,60 @@ Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes
   }
   ::close(fd);
   out.resize(got);
+  return out;
+}
+
+Result<FileLock> FileLock::exclusive(const std::string& path) {
+  if (path.empty()) return makeError(Errc::invalid_argument, "cannot lock a file with an empty path");
+  const std::string lockPath = path + ".lock";
+  const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return osError("cannot open the lock file " + lockPath, errno);
+  for (;;) {
+    if (::flock(fd, LOCK_EX) == 0) break;
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd);
+    return osError("cannot lock " + lockPath, err);
+  }
+  return FileLock(fd);
+}
+
+FileLock& FileLock::operator=(FileLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the only descriptor releases the flock
+}
+
+TempCleanup removeLeftoverTemps(const std::string& path) {
+  TempCleanup out;
+  const std::string dir = directoryOf(path);
+  const size_t slash = path.rfind('/');
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp-";
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(d)) {
+    // writeFileAtomic's names: the prefix and exactly mkostemp's six characters.
+    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0 && std::strlen(e->d_name) == prefix.size() + 6) {
+      names.emplace_back(e->d_name);
+    }
+  }
+  ::closedir(d);
+  for (const std::string& n : names) {
+    const std::string p = dir + "/" + n;
+    if (::unlink(p.c_str()) == 0) {
+      out.removed.push_back(p);
+    } else if (errno != ENOENT) {
+      out.problems.push_back("cannot remove " + p + ": " + std::strerror(errno));
+    }
+  }
   return out;
 }
 

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
-// writeFileAtomic / readFile / setAside: replacement is all-or-nothing, errors are typed and name the file.
+// writeFileAtomic / readFile / setAside: replacement is all-or-nothing, errors are typed and name the file. FileLock:
+// one holder across processes, released when the holder dies; removeLeftoverTemps takes only writeFileAtomic's.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <fstream>
 
 #include <filesystem>
 #include <string>
@@ -117,6 +123,64 @@ TEST_F(AtomicFile, AFullDiskIsRememberedUntilAWriteThereSucceeds) {
   EXPECT_TRUE(diskFull());
   ASSERT_TRUE(writeFileAtomic(path("state"), std::vector<uint8_t>{4}, 0600).ok());
   EXPECT_FALSE(diskFull());
+}
+
+// Whether another process can take the lock now (a child that tries without waiting).
+bool anotherProcessCanLock(const std::string& lockFile) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(lockFile.c_str(), O_RDWR | O_CLOEXEC);
+    _exit(fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST_F(AtomicFile, FileLockIsHeldAgainstOtherProcessesUntilReleasedOrItsHolderDies) {
+  const std::string state = path("state");
+  {
+    auto lock = FileLock::exclusive(state);
+    ASSERT_TRUE(lock.ok()) << lock.error().message;
+    EXPECT_TRUE(std::filesystem::exists(state + ".lock"));
+    EXPECT_FALSE(std::filesystem::exists(state)) << "the state file itself is not touched";
+    EXPECT_FALSE(anotherProcessCanLock(state + ".lock"));
+    FileLock moved = std::move(*lock);
+    EXPECT_FALSE(anotherProcessCanLock(state + ".lock"));
+  }
+  EXPECT_TRUE(anotherProcessCanLock(state + ".lock"));
+  // A holder that dies without letting go (killed mid-write) does not keep it.
+  const pid_t holder = ::fork();
+  if (holder == 0) {
+    auto l = FileLock::exclusive(state);
+    _exit(l.ok() ? 0 : 1);  // exits holding it
+  }
+  int status = 0;
+  ::waitpid(holder, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  auto again = FileLock::exclusive(state);
+  EXPECT_TRUE(again.ok());
+  // A directory that does not exist: a clear error naming the lock file.
+  auto missing = FileLock::exclusive(path("no-such-dir/state"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("no-such-dir/state.lock"), std::string::npos) << missing.error().message;
+}
+
+TEST_F(AtomicFile, LeftoverTempsAreOnlyWriteFileAtomicsOwn) {
+  const std::string state = path("reminders.state");
+  for (const char* name : {"reminders.state.tmp-AbC123", "reminders.state.tmp-xyz", "reminders.state.lock",
+                           "reminders.state.tmp-AbC1234", "other.tmp-AbC123", "reminders.state"}) {
+    std::ofstream(path(name)) << "x";
+  }
+  const TempCleanup c = removeLeftoverTemps(state);
+  ASSERT_EQ(c.removed.size(), 1u);
+  EXPECT_EQ(c.removed[0], path("reminders.state.tmp-AbC123"));
+  EXPECT_TRUE(c.problems.empty());
+  EXPECT_FALSE(std::filesystem::exists(path("reminders.state.tmp-AbC123")));
+  for (const char* kept : {"reminders.state.tmp-xyz", "reminders.state.lock", "reminders.state.tmp-AbC1234",
+                           "other.tmp-AbC123", "reminders.state"}) {
+    EXPECT_TRUE(std::filesystem::exists(path(kept))) << kept;
+  }
 }
 
 }  // namespace

@@ -46,6 +46,38 @@ std::optional<DiskFull> diskFull();
 // it before touching the disk, and is reported like a real failure. Any thread.
 void injectWriteFailure(int error);
 
+// One discipline for every state file that several processes may write (sottod, `sotto ask`, `sotto intent
+// --answer` on the same state directory): take the file's lock, read the file, change it, replace it atomically,
+// let go. An advisory lock (flock(2)) on `path` + ".lock", a file beside the state that is never replaced (a lock
+// on the state file itself would be lost with the inode the rename replaces). Held until destroyed; released by the
+// kernel when the holder dies, so a crashed writer never leaves it held. Movable, not copyable. Any non-real-time
+// thread; exclusive() blocks until the lock is granted (other holders keep it for one read-modify-write:
+// milliseconds).
+class FileLock {
+ public:
+  // Errors: Errc::permission or Errc::io (the lock file cannot be created or opened), naming the path.
+  static Result<FileLock> exclusive(const std::string& path);
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&& other) noexcept;
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  ~FileLock();
+
+ private:
+  explicit FileLock(int fd) noexcept : fd_(fd) {}
+  int fd_ = -1;
+};
+
+// The temporary files writeFileAtomic(path) leaves when its writer dies between creating and renaming one
+// (path + ".tmp-XXXXXX"). Call it only while holding FileLock::exclusive(path), and only for a file whose every
+// writer writes under that lock: then no live writer owns one, and each is removed. Returns the removed names and,
+// for each that could not be removed, a line saying why. Any non-real-time thread.
+struct TempCleanup {
+  std::vector<std::string> removed;
+  std::vector<std::string> problems;
+};
+TempCleanup removeLeftoverTemps(const std::string& path);
+
 // The directory part of `path` ("." when there is none).
 std::string directoryOf(const std::string& path);
 
