@@ -31,6 +31,12 @@ HandlerOutcome reply(std::string_view intent, std::string speech, std::string re
 }
 
 // Appends the save failure to the answer and records it for the log.
+// Another process sharing the state directory may have set or cancelled timers since this one last looked: every
+// handler answers from the file as it is now (a read under its lock; the in-memory state when that fails).
+void refreshFrom(Reminders& reminders) {
+  if (Status s = reminders.refresh(); !s) SOTTO_LOG_WARN("intents", "state-not-read", "%s", s.error().message.c_str());
+}
+
 void noteSave(HandlerOutcome& o, const Status& saved, std::string_view spoken = kNotSaved) {
   if (saved) return;
   o.speech += spoken;
@@ -145,6 +151,7 @@ HandlerOutcome IntentHandlers::timerSet(const IntentMatch& m) {
   const auto s = static_cast<std::int64_t>(std::llround(*seconds));
   const std::string name = slotText(m, "name").value_or("");
   const std::int64_t now = nowMs();
+  refreshFrom(reminders_);
   // A second timer with the same name replaces the first: the user is restarting it.
   std::vector<std::uint32_t> replaced;
   if (!name.empty()) {
@@ -159,6 +166,12 @@ HandlerOutcome IntentHandlers::timerSet(const IntentMatch& m) {
                  "timer.set: limit reached");
   }
   const Status saved = reminders_.addTimer(name, s * 1000, now + s * 1000, nullptr, replaced);
+  if (!saved && saved.error().code == Errc::busy) {  // another process filled the last place meanwhile
+    return reply("timer.set",
+                 "You already have " + countWords(static_cast<std::int64_t>(reminders_.state().timers.size()), "timer", "timers") +
+                     ". Cancel one first.",
+                 "timer.set: limit reached");
+  }
   HandlerOutcome o;
   if (!replaced.empty()) {
     o = reply("timer.set", "I've restarted your " + name + " timer for " + durationWords(s) + ".");
@@ -170,6 +183,7 @@ HandlerOutcome IntentHandlers::timerSet(const IntentMatch& m) {
 }
 
 HandlerOutcome IntentHandlers::timerCancel(const IntentMatch& m, std::string_view text) {
+  refreshFrom(reminders_);
   const auto& timers = reminders_.state().timers;
   if (timers.empty()) return reply("timer.cancel", "You don't have any timers.");
   const auto name = slotText(m, "name");
@@ -217,6 +231,7 @@ HandlerOutcome IntentHandlers::timerCancel(const IntentMatch& m, std::string_vie
 }
 
 HandlerOutcome IntentHandlers::timerQuery(std::string_view text) {
+  refreshFrom(reminders_);
   const auto& timers = reminders_.state().timers;
   if (timers.empty()) return reply("timer.query", "You don't have any timers.");
   const std::int64_t now = nowMs();
@@ -277,6 +292,7 @@ HandlerOutcome IntentHandlers::alarmSet(const IntentMatch& m) {
     if (deadlineMs > now) break;
     offset += weekdayIndex(day) >= 0 ? 7 : 1;  // passed: "monday" means next Monday, otherwise tomorrow
   }
+  refreshFrom(reminders_);
   for (const Alarm& a : reminders_.state().alarms) {
     if (a.deadlineMs == deadlineMs) return reply("alarm.set", "You already have an alarm for " + alarmWhen(a) + ".");
   }
@@ -288,12 +304,19 @@ HandlerOutcome IntentHandlers::alarmSet(const IntentMatch& m) {
   }
   Alarm added;
   const Status saved = reminders_.addAlarm(hour, minute, deadlineMs, &added);
+  if (!saved && saved.error().code == Errc::busy) {  // another process filled the last place meanwhile
+    return reply("alarm.set",
+                 "You already have " + countWords(static_cast<std::int64_t>(reminders_.state().alarms.size()), "alarm", "alarms") +
+                     ". Cancel one first.",
+                 "alarm.set: limit reached");
+  }
   HandlerOutcome o = reply("alarm.set", "Alarm set for " + alarmWhen(added) + ".");
   noteSave(o, saved);
   return o;
 }
 
 HandlerOutcome IntentHandlers::alarmCancel(const IntentMatch& m, std::string_view text) {
+  refreshFrom(reminders_);
   const auto& alarms = reminders_.state().alarms;
   if (alarms.empty()) return reply("alarm.cancel", "You don't have any alarms.");
   std::vector<std::uint32_t> ids;
@@ -329,6 +352,7 @@ HandlerOutcome IntentHandlers::alarmCancel(const IntentMatch& m, std::string_vie
 }
 
 HandlerOutcome IntentHandlers::alarmQuery() {
+  refreshFrom(reminders_);
   const auto& alarms = reminders_.state().alarms;
   if (alarms.empty()) return reply("alarm.query", "You don't have any alarms.");
   if (alarms.size() == 1) return reply("alarm.query", "You have one alarm, for " + alarmWhen(alarms[0]) + ".");

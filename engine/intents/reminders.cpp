@@ -3,6 +3,7 @@
 #include "engine/intents/reminders.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace sotto::intents {
 namespace {
@@ -23,6 +24,11 @@ std::vector<T> takeUntil(std::vector<T>& v, std::int64_t nowMs) {
 }
 
 template <typename T>
+std::size_t takeUntilCopy(const std::vector<T>& v, std::int64_t nowMs) {
+  return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [nowMs](const T& x) { return x.deadlineMs <= nowMs; }));
+}
+
+template <typename T>
 std::size_t removeIds(std::vector<T>& v, std::span<const std::uint32_t> ids) {
   const auto before = v.size();
   std::erase_if(v, [ids](const T& x) { return std::find(ids.begin(), ids.end(), x.id) != ids.end(); });
@@ -36,9 +42,12 @@ Reminders::Reminders(Options options) : options_(std::move(options)) {}
 Reminders::LoadReport Reminders::load(std::int64_t nowMs) {
   LoadReport report;
   if (options_.stateDir.empty()) return report;
-  StateLoad loaded = loadReminderStateFile(options_.stateDir, nowMs);
+  auto lock = lockReminderState(options_.stateDir);
+  if (!lock) report.warnings.push_back("timers and alarms are not locked against other processes: " + lock.error().message);
+  StateLoad loaded = readReminderStateLocked(options_.stateDir, nowMs, lock.ok());
   state_ = std::move(loaded.state);
-  report.warnings = std::move(loaded.warnings);
+  report.warnings.insert(report.warnings.end(), std::make_move_iterator(loaded.warnings.begin()),
+                         std::make_move_iterator(loaded.warnings.end()));
   report.corrupt = loaded.corrupt;
   report.setAsidePath = std::move(loaded.setAsidePath);
   report.missedTimers = takeUntil(state_.timers, nowMs);
@@ -47,45 +56,93 @@ Reminders::LoadReport Reminders::load(std::int64_t nowMs) {
   if (state_.timers.size() > options_.maxTimers) state_.timers.resize(options_.maxTimers);
   if (state_.alarms.size() > options_.maxAlarms) state_.alarms.resize(options_.maxAlarms);
   if (!report.missedTimers.empty() || !report.missedAlarms.empty() || report.corrupt) {
-    if (Status s = persist(); !s) report.warnings.push_back(s.error().message);
+    if (Status s = write(); !s) report.warnings.push_back(s.error().message);
   }
   return report;
 }
 
+Status Reminders::refresh() {
+  if (options_.stateDir.empty()) return {};
+  auto lock = lockReminderState(options_.stateDir);
+  if (!lock) return makeError(lock.error().code, "timers and alarms not re-read: " + lock.error().message);
+  return adoptFile();
+}
+
+Status Reminders::adoptFile() {
+  // Missing: nobody saved any (or all were done). Corrupt: the loader set it aside; what this process holds is the
+  // best state left, and the next write replaces it.
+  const std::int64_t wallMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  StateLoad fresh = readReminderStateLocked(options_.stateDir, wallMs, true);
+  if (!fresh.corrupt) {  // read (leftovers of a dead writer removed): the state on disk
+    state_ = std::move(fresh.state);
+    return {};
+  }
+  return makeError(Errc::corrupt, fresh.warnings.empty() ? "timers and alarms file unreadable" : fresh.warnings.front());
+}
+
+Status Reminders::change(const std::function<Status(ReminderState&)>& apply) {
+  if (options_.stateDir.empty()) return apply(state_);
+  // Read-modify-write under the file's lock: another process's saves since this one's last look are kept.
+  auto lock = lockReminderState(options_.stateDir);
+  if (lock) (void)adoptFile();
+  if (Status applied = apply(state_); !applied) return applied;
+  Status saved = write();
+  if (!lock && saved) {
+    return makeError(lock.error().code, "timers and alarms saved without the lock (another process's change may be "
+                                        "lost): " + lock.error().message);
+  }
+  return saved;
+}
+
 Status Reminders::addTimer(std::string name, std::int64_t durationMs, std::int64_t deadlineMs, Timer* added,
                            std::span<const std::uint32_t> replacing) {
-  removeIds(state_.timers, replacing);
-  Timer t;
-  t.id = state_.nextId++;
-  t.name = std::move(name);
-  t.durationMs = durationMs;
-  t.deadlineMs = deadlineMs;
-  if (added) *added = t;
-  state_.timers.push_back(std::move(t));
-  sortByDeadline(state_.timers);
-  return persist();
+  return change([&](ReminderState& st) -> Status {
+    removeIds(st.timers, replacing);
+    if (st.timers.size() >= options_.maxTimers) {
+      return makeError(Errc::busy, "timer limit: " + std::to_string(st.timers.size()) + " timers already");
+    }
+    Timer t;
+    t.id = st.nextId++;
+    t.name = std::move(name);
+    t.durationMs = durationMs;
+    t.deadlineMs = deadlineMs;
+    if (added) *added = t;
+    st.timers.push_back(std::move(t));
+    sortByDeadline(st.timers);
+    return {};
+  });
 }
 
 Status Reminders::addAlarm(int hour, int minute, std::int64_t deadlineMs, Alarm* added) {
-  Alarm a;
-  a.id = state_.nextId++;
-  a.hour = hour;
-  a.minute = minute;
-  a.deadlineMs = deadlineMs;
-  if (added) *added = a;
-  state_.alarms.push_back(a);
-  sortByDeadline(state_.alarms);
-  return persist();
+  return change([&](ReminderState& st) -> Status {
+    if (st.alarms.size() >= options_.maxAlarms) {
+      return makeError(Errc::busy, "alarm limit: " + std::to_string(st.alarms.size()) + " alarms already");
+    }
+    Alarm a;
+    a.id = st.nextId++;
+    a.hour = hour;
+    a.minute = minute;
+    a.deadlineMs = deadlineMs;
+    if (added) *added = a;
+    st.alarms.push_back(a);
+    sortByDeadline(st.alarms);
+    return {};
+  });
 }
 
 Status Reminders::removeTimers(std::span<const std::uint32_t> ids) {
-  if (removeIds(state_.timers, ids) == 0) return {};
-  return persist();
+  return change([&](ReminderState& st) -> Status {
+    removeIds(st.timers, ids);
+    return {};
+  });
 }
 
 Status Reminders::removeAlarms(std::span<const std::uint32_t> ids) {
-  if (removeIds(state_.alarms, ids) == 0) return {};
-  return persist();
+  return change([&](ReminderState& st) -> Status {
+    removeIds(st.alarms, ids);
+    return {};
+  });
 }
 
 std::optional<std::int64_t> Reminders::nextDeadlineMs() const noexcept {
@@ -97,13 +154,21 @@ std::optional<std::int64_t> Reminders::nextDeadlineMs() const noexcept {
 
 Reminders::Due Reminders::takeDue(std::int64_t nowMs) {
   Due due;
-  due.timers = takeUntil(state_.timers, nowMs);
-  due.alarms = takeUntil(state_.alarms, nowMs);
-  if (!due.timers.empty() || !due.alarms.empty()) due.saved = persist();
+  // Only what is due in this process's view is taken (and rung here); the file's state decides the rest.
+  if (takeUntilCopy(state_.timers, nowMs) == 0 && takeUntilCopy(state_.alarms, nowMs) == 0) return due;
+  due.saved = change([&](ReminderState& st) -> Status {
+    due.timers = takeUntil(st.timers, nowMs);
+    due.alarms = takeUntil(st.alarms, nowMs);
+    return {};
+  });
   return due;
 }
 
 Status Reminders::persist() {
+  return change([](ReminderState&) -> Status { return {}; });
+}
+
+Status Reminders::write() {
   if (options_.stateDir.empty()) return {};
   Status s = writeFileAtomic(options_.stateDir, kReminderStateFile, encodeReminderState(state_));
   if (!s) {

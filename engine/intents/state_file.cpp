@@ -5,7 +5,6 @@
 
 #include "sotto/hal/atomic_file.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -238,40 +237,56 @@ Result<ReminderState> decodeReminderState(std::string_view bytes) {
   return s;
 }
 
-Status writeFileAtomic(const std::string& dir, const std::string& name, std::string_view bytes) {
-  const std::string path = dir + "/" + name;
+Status ensureStateDir(const std::string& dir) {
   struct stat st{};
   if (::stat(dir.c_str(), &st) != 0) {
     if (errno != ENOENT || ::mkdir(dir.c_str(), 0700) != 0) {
+      if (errno == EEXIST) return {};  // another process made it in between
       return makeError(Errc::io, osError("cannot create state directory " + dir, errno));
     }
   } else if (!S_ISDIR(st.st_mode)) {
-    return makeError(Errc::io, "cannot save " + path + ": " + dir + " is not a directory");
+    return makeError(Errc::io, dir + " is not a directory");
   }
+  return {};
+}
+
+Status writeFileAtomic(const std::string& dir, const std::string& name, std::string_view bytes) {
+  const std::string path = dir + "/" + name;
+  if (Status d = ensureStateDir(dir); !d) return makeError(d.error().code, "cannot save " + path + ": " + d.error().message);
   // The one crash-safe write (temp file, fsync, rename, fsync of the directory).
   const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
   return hal::writeFileAtomic(path, std::span<const std::uint8_t>(p, bytes.size()), 0600);
 }
 
+Result<hal::FileLock> lockReminderState(const std::string& dir) {
+  if (Status d = ensureStateDir(dir); !d) return d.error();
+  return hal::FileLock::exclusive(dir + "/" + kReminderStateFile);
+}
+
 StateLoad loadReminderStateFile(const std::string& dir, std::int64_t nowMs) {
+  auto lock = lockReminderState(dir);
+  if (!lock) {
+    StateLoad out;
+    // Unlocked, the leftovers could be a live writer's: read what is there and leave them.
+    out.warnings.push_back("cannot lock the timers and alarms (" + lock.error().message + "); reading them unlocked");
+    StateLoad rest = readReminderStateLocked(dir, nowMs, false);
+    rest.warnings.insert(rest.warnings.begin(), out.warnings.begin(), out.warnings.end());
+    return rest;
+  }
+  return readReminderStateLocked(dir, nowMs, true);
+}
+
+StateLoad readReminderStateLocked(const std::string& dir, std::int64_t nowMs, bool removeLeftovers) {
   StateLoad out;
   const std::string path = dir + "/" + kReminderStateFile;
-  // A temp file left behind means a save was interrupted (power cut): the main file is the last complete state.
-  if (DIR* d = ::opendir(dir.c_str())) {
-    const std::string prefix = std::string(kReminderStateFile) + ".tmp-";
-    std::vector<std::string> leftovers;
-    while (const dirent* e = ::readdir(d)) {
-      if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) leftovers.emplace_back(e->d_name);
+  // A temp file seen under the lock was left by a writer that died (every writer writes under it): the main file
+  // is the last complete state. Another process's live save is never one of them.
+  if (removeLeftovers) {
+    hal::TempCleanup c = hal::removeLeftoverTemps(path);
+    for (const std::string& r : c.removed) {
+      out.warnings.push_back("removed " + r + ", left by an interrupted save; using the last complete state");
     }
-    ::closedir(d);
-    for (const std::string& l : leftovers) {
-      const std::string p = dir + "/" + l;
-      if (::unlink(p.c_str()) == 0) {
-        out.warnings.push_back("removed " + p + ", left by an interrupted save; using the last complete state");
-      } else {
-        out.warnings.push_back(osError("cannot remove " + p + ", left by an interrupted save", errno));
-      }
-    }
+    for (std::string& p : c.problems) out.warnings.push_back(std::move(p) + ", left by an interrupted save");
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

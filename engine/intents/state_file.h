@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/result.h"
 
 namespace sotto::intents {
@@ -70,8 +71,17 @@ struct StateLoad {
 };
 
 // Reads dir/kReminderStateFile. Missing file: empty state, no warning. Leftover temp files of an interrupted
-// write are removed (warning). A corrupt, truncated or unreadable file is renamed to
+// write (a writer that died) are removed (warning). A corrupt, truncated or unreadable file is renamed to
 // "<file>.corrupt-<UTC timestamp>" and reported; it never fails. Blocks on file I/O.
+// Takes the file's lock (hal::FileLock, dir/reminders.state.lock; creates dir) for the read, so that the leftovers
+// it removes can only be a dead writer's.
 StateLoad loadReminderStateFile(const std::string& dir, std::int64_t nowMs);
+
+// Several processes share a state directory (sottod and `sotto intent --answer`): every change is a
+// read-modify-write under this lock (Reminders does it). Creates dir (0700) when missing. Blocks until granted.
+Result<hal::FileLock> lockReminderState(const std::string& dir);
+// loadReminderStateFile's read, for a caller that holds lockReminderState(dir); leftovers are removed only when
+// removeLeftovers (only under the lock).
+StateLoad readReminderStateLocked(const std::string& dir, std::int64_t nowMs, bool removeLeftovers);
 
 }  // namespace sotto::intents

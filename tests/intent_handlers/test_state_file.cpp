@@ -145,7 +145,7 @@ TEST(StateFile, PowerCutLeavesTempFileBehind) {
   EXPECT_EQ(l.state, sorted(sample()));  // the last complete state
   ASSERT_EQ(l.warnings.size(), 1u);
   EXPECT_NE(l.warnings[0].find("interrupted save"), std::string::npos) << l.warnings[0];
-  EXPECT_EQ(sotto::test::listDir(dir.path()), "reminders.state");
+  EXPECT_EQ(sotto::test::listDir(dir.path()), "reminders.state reminders.state.lock");
 }
 
 TEST(StateFile, CorruptFilesAreSetAsideAndReported) {
