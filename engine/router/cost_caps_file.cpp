@@ -94,9 +94,19 @@ CostCapsLoad loadCostCaps(const std::string& path, const CostCapOptions& caps, M
   }
   out.times.reserve(wall->size());
   const std::int64_t offset = wallNowMs - now.count();  // Unix ms = router ms + offset, at this moment
+  std::size_t future = 0;
   for (std::int64_t w : *wall) {
     if (w <= wallNowMs - CostCaps::kDay.count()) continue;  // out of every window
+    if (w > wallNowMs) ++future;
     out.times.push_back(Millis{std::min(w, wallNowMs) - offset});  // a time from the future counts as now
+  }
+  // More than a clock's tick ahead: the clock was set back, or the file was written by a wrong clock. Counted as
+  // sent now, and rewritten so, so that they leave the windows within a day instead of being clamped anew forever.
+  if (future > 0) {
+    out.rewrite = true;
+    out.warning = "cloud cost caps file " + path + ": " + std::to_string(future) +
+                  " request times are in the future (was the clock set back?); counted as sent now, they expire "
+                  "within a day";
   }
   return out;
 }

@@ -26,12 +26,15 @@ struct CostCapsLoad {
   std::vector<Millis> times;  // on the router clock, ascending: CostCaps::restore() takes them
   std::string warning;        // what went wrong and what is assumed instead; empty when all is well
   bool capsReached = false;   // the file was corrupt or unreadable: the caps count as reached for a day
+  bool rewrite = false;       // times from the future were counted as now: write them back so they age out
 };
 
-// Reads the file. Missing: no request yet. Corrupt: set aside (renamed to PATH.bad-<time>, for inspection) and,
+// Reads the file (callers that may race other processes hold hal::FileLock::exclusive(path)). Missing: no request
+// yet. Corrupt: set aside (renamed to PATH.bad-<time>, for inspection) and,
 // because the real count is unknown, the conservative choice: perDay requests counted at `now` (no cloud request
 // for 24 hours unless a person deletes the file); the same when it cannot be read. Times from the future count as
-// sent now; those a day old or more are dropped. now / wallNowMs: the same moment on the router clock and in
+// sent now (rewrite: the caller writes them back as now, so they expire within a day and say so once); those a day
+// old or more are dropped. now / wallNowMs: the same moment on the router clock and in
 // Unix ms. Any non-real-time thread; blocks on disk I/O.
 CostCapsLoad loadCostCaps(const std::string& path, const CostCapOptions& caps, Millis now, std::int64_t wallNowMs);
 // Writes the counted times (router clock, ascending) atomically, mode 0600. Errors as hal::writeFileAtomic.

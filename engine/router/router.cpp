@@ -8,6 +8,7 @@
 
 #include "engine/router/cost_caps_file.h"
 
+#include "sotto/hal/atomic_file.h"
 #include "sotto/hal/log.h"
 
 namespace sotto::router {
@@ -52,11 +53,9 @@ RouteDecision Router::route(const RouteInputs& raw, Millis now) {
     // does not, the request stays off the cloud.
     if (!breaker_.tryAcquire(now)) {
       d = decide(complete(raw, now), options_.thresholds);
-    } else if (!caps_.record(now)) {
+    } else if (!admitAgainstCaps(now)) {
       breaker_.onAbandoned();
       d = decide(complete(raw, now), options_.thresholds);
-    } else if (!options_.capsFile.empty()) {
-      saveCaps(now);  // counted before it is sent: a crash right after cannot forget it
     }
   }
   metrics_.countDecision(d);
@@ -74,12 +73,47 @@ std::int64_t Router::wallNowMs() const noexcept {
       .count();
 }
 
+bool Router::admitAgainstCaps(Millis now) {
+  if (options_.capsFile.empty()) return caps_.record(now);
+  // Every process sharing the state directory counts into one file (sottod, `sotto ask`): read it, count this
+  // request, write it, all under its lock, so that concurrent requests neither pass the caps nor forget each
+  // other (20 concurrent `sotto ask` with a cap of 10 once all reached the cloud).
+  auto lock = hal::FileLock::exclusive(options_.capsFile);
+  if (!lock) {
+    if (!capsLockFailing_) {
+      SOTTO_LOG_WARN("router", "caps-not-locked", "cloud request counts not locked against other processes: %s",
+                     lock.error().message.c_str());
+    }
+    capsLockFailing_ = true;
+  } else {
+    capsLockFailing_ = false;
+    const CostCapsLoad load = loadCostCaps(options_.capsFile, options_.caps, now, wallNowMs());
+    if (!load.warning.empty()) SOTTO_LOG_WARN("router", "caps-file", "%s", load.warning.c_str());
+    caps_.restore(load.times, now);
+    if (caps_.exhausted(now)) {
+      // Nothing is counted, but a conservative count (the file was set aside) or times counted as now (they were
+      // in the future) must be on disk for the next reader.
+      if (load.capsReached || load.rewrite) saveCaps(now);
+      return false;
+    }
+  }
+  if (!caps_.record(now)) return false;
+  saveCaps(now);  // counted before it is sent: a crash right after cannot forget it
+  return true;
+}
+
 std::string Router::restoreCaps(Millis now) {
   if (options_.capsFile.empty()) return {};
+  auto lock = hal::FileLock::exclusive(options_.capsFile);
   const CostCapsLoad load = loadCostCaps(options_.capsFile, options_.caps, now, wallNowMs());
   caps_.restore(load.times, now);
-  if (load.capsReached) saveCaps(now);  // the conservative count must survive the next restart too
-  return load.warning;
+  // The conservative count after damage, and times from the future counted as now, are written back: both must
+  // survive the next restart, and both must age out (a time a year ahead, clamped anew at every start and never
+  // rewritten, held the caps closed for good).
+  if (load.capsReached || load.rewrite) saveCaps(now);
+  std::string warning = load.warning;
+  if (!lock) warning += std::string(warning.empty() ? "" : "; ") + "not locked against other processes: " + lock.error().message;
+  return warning;
 }
 
 void Router::saveCaps(Millis now) {

@@ -75,6 +75,7 @@ class Router {
  private:
   explicit Router(const RouterOptions& options);
   void saveCaps(Millis now);
+  bool admitAgainstCaps(Millis now);  // counts a cloud request (false: a cap is reached); the file's RMW
   std::int64_t wallNowMs() const noexcept;
 
   RouterOptions options_;
@@ -83,6 +84,7 @@ class Router {
   LatencyPredictor latency_;
   RouterMetrics metrics_;
   bool capsSaveFailing_ = false;  // warn once per streak of failed writes
+  bool capsLockFailing_ = false;  // the same for the file's lock
 };
 
 }  // namespace sotto::router

@@ -78,6 +78,7 @@ TEST(RouterCapsFile, CountsSurviveARestart) {
   EXPECT_EQ(again->route(capsQuestion(), boot).cloudBlock, CloudBlock::costCap);
   // The first of them leaves the hour one hour after it was sent (wall clock 0 min, now 10 min).
   EXPECT_EQ(again->caps().state(boot + 50min).lastHour, 2u);
+  gWallMs += 50 * 60'000;  // both clocks move on (the admission re-reads the file by the wall clock)
   EXPECT_EQ(again->route(capsQuestion(), boot + 50min).route, Route::cloud);
   // ... and the day cap of 5 counts all of them across both runs.
   EXPECT_EQ(again->caps().state(boot + 50min).lastDay, 4u);
@@ -127,16 +128,54 @@ TEST(RouterCapsFile, FormatRoundTripsAndIsStrict) {
   EXPECT_FALSE(decodeCostCaps("sotto-cost-caps 1\ncount 1\n5\nsum 6\n").ok());     // sum
   EXPECT_FALSE(decodeCostCaps("sotto-cost-caps 1\ncount 1\n 5\nsum 5\n").ok());    // stray space
   EXPECT_FALSE(decodeCostCaps("sotto-cost-caps 1\ncount 999999\n").ok());          // above every cap
-  // Times from the future count as now; those a day old are gone.
+  // Times from the future count as now (and are to be written back so, to age out); those a day old are gone.
   CapsDir dir;
   const std::int64_t wall = 1'800'000'000'000;
   const std::vector<std::int64_t> mixed{wall - 25 * 3600'000LL, wall - 1000, wall + 3600'000};
   std::ofstream(dir.file(), std::ios::binary) << encodeCostCaps(mixed);
   const CostCapsLoad l = loadCostCaps(dir.file(), {3, 5}, Millis{100'000}, wall);
-  EXPECT_TRUE(l.warning.empty()) << l.warning;
+  EXPECT_NE(l.warning.find("1 request times are in the future"), std::string::npos) << l.warning;
+  EXPECT_TRUE(l.rewrite);
+  EXPECT_FALSE(l.capsReached);
   ASSERT_EQ(l.times.size(), 2u);
   EXPECT_EQ(l.times[0], Millis{99'000});
   EXPECT_EQ(l.times[1], Millis{100'000});
+}
+
+}  // namespace
+}  // namespace sotto::router
+
+namespace sotto::router {
+namespace {
+
+// Issue 36: times a year ahead (a clock set back, or a file from a wrong clock) were clamped to now at every start
+// and never rewritten, so the caps stayed reached for good. Now they are written back as now and age out in a day.
+TEST(RouterCapsFile, FutureTimesAreWrittenBackAsNowAndAgeOut) {
+  gWallMs = 1'700'000'000'000;
+  CapsDir dir;
+  const std::int64_t yearAhead = gWallMs + 365LL * 24 * 3600'000;
+  const std::vector<std::int64_t> future(5, yearAhead);  // the day cap (5)
+  std::ofstream(dir.file(), std::ios::binary) << encodeCostCaps(future);
+  {
+    auto r = capsRouter(dir.file());
+    ASSERT_TRUE(r);
+    const std::string warning = r->restoreCaps(Millis{1'000'000});
+    EXPECT_NE(warning.find("in the future"), std::string::npos) << warning;
+    EXPECT_EQ(r->route(capsQuestion(), Millis{1'000'000}).cloudBlock, CloudBlock::costCap);
+  }
+  // On disk now: five times at the moment of that start, none in the future.
+  std::ifstream in(dir.file(), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto times = decodeCostCaps(text);
+  ASSERT_TRUE(times.ok()) << times.error().message;
+  ASSERT_EQ(times->size(), 5u);
+  for (std::int64_t t : *times) EXPECT_EQ(t, gWallMs);
+  // A day later (a fresh start each time, as a CLI would) the caps are open again.
+  gWallMs += 24LL * 3600'000 + 1000;
+  auto later = capsRouter(dir.file());
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->restoreCaps(Millis{2'000'000}), "");
+  EXPECT_EQ(later->route(capsQuestion(), Millis{2'000'000}).route, Route::cloud);
 }
 
 }  // namespace
