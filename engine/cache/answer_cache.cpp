@@ -331,6 +331,7 @@ InsertOutcome AnswerCache::insertAt(std::string_view prompt, std::string_view an
 void AnswerCache::clear() noexcept {
   exact_->clear();
   semantic_->clear();
+  clearedSinceSave_ = true;
 }
 
 std::size_t AnswerCache::exactSize() const noexcept { return exact_->size; }

@@ -164,7 +164,11 @@ class AnswerCache {
   // with a warning and returns ok with report.discarded; it errs only when the file cannot be read at all.
   // Expired entries are dropped; the warm-start top-N most-hit entries per tier are reloaded, the most-hit
   // becoming the most recently used.
-  Status save(const std::string& path, std::span<const std::uint8_t, 32> key) const;
+  // Several processes may share the file: save() takes its lock (hal::FileLock), merges in the entries others
+  // saved that this cache does not hold (while a tier has free places: never evicting its own; none after
+  // clear()), then replaces the file. Errc of the lock when it could not be taken (the file is written anyway).
+  // Owning thread; blocks on disk I/O and on the lock (another process's save).
+  Status save(const std::string& path, std::span<const std::uint8_t, 32> key);
   Result<LoadReport> load(const std::string& path, std::span<const std::uint8_t, 32> key);
 
   CacheMetricsSnapshot metrics() const noexcept;
@@ -186,6 +190,7 @@ class AnswerCache {
   AnswerCache(const CacheOptions& options, const privacy::PiiClassifier& classifier, Embedder* embedder,
               const Clock* clock, SemanticCalibration calibration);
   bool containsPii(std::string_view text) const noexcept;
+  void mergeFile(const std::string& path, std::span<const std::uint8_t, 32> key);
   std::span<const float> embedQuery(std::string_view canonical) noexcept;
   bool lookupExact(std::int64_t now, LookupResult& res) noexcept;
   void lookupSemantic(std::span<const float> raw, std::uint64_t slots, std::int64_t now, LookupResult& res) noexcept;
@@ -208,6 +213,7 @@ class AnswerCache {
   std::unique_ptr<privacy::SpanBuffer> piiScratch_;
   std::vector<float> queryEmbedding_;           // normalized query (embeddingDim)
   std::vector<float> rawEmbedding_;             // the embedder's output before normalizing
+  bool clearedSinceSave_ = false;               // "forget": the next save replaces the file without merging
 };
 
 // A stable signature of an intent match's intent name and slot values, for the slot guard: 0 for "none" (or no
