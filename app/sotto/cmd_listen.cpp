@@ -72,9 +72,10 @@ void appendJsonString(std::string& out, std::string_view s) {
 
 // The file as 16 kHz mono: channels averaged, other rates through speexdsp's resampler (quality 8).
 Result<std::vector<int16_t>> readWav16k(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(Errc::not_found, path + ": cannot open");
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The daemon's reader: a regular file of bounded size only, its header checked before its data is read.
+  auto read = hal::wav::readWavFile(path);
+  if (!read) return std::move(read).error();
+  const std::vector<uint8_t>& bytes = *read;
   auto info = hal::wav::parseWav(bytes);
   if (!info.ok()) return makeError(info.error().code, path + ": " + info.error().message);
   const hal::wav::WavInfo w = info.value();

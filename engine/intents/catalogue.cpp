@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/intents/units.h"
+#include "sotto/hal/atomic_file.h"
 
 namespace sotto::intents {
 namespace {
@@ -645,21 +646,15 @@ Result<Catalogue> Catalogue::parse(std::string_view xml, std::string_view nameFo
 }
 
 Result<Catalogue> Catalogue::loadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return makeError(Errc::not_found, path + ": cannot open the intent catalogue: " + std::strerror(errno));
+  // A regular file only: a FIFO or a device is refused at once instead of being waited on or read without end.
+  auto bytes = hal::readFile(path, kMaxCatalogueBytes);
+  if (!bytes) {
+    const Error& e = bytes.error();
+    if (e.code == Errc::not_found) return makeError(Errc::not_found, path + ": cannot open the intent catalogue");
+    if (e.code == Errc::corrupt) return makeError(Errc::corrupt, e.message + "; not an intent catalogue");
+    return makeError(e.code, e.message);
   }
-  std::string text;
-  char buf[8192];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxCatalogueBytes) {
-      return makeError(Errc::corrupt, path + ": larger than " + std::to_string(kMaxCatalogueBytes) +
-                                          " bytes; not an intent catalogue");
-    }
-  }
-  if (in.bad()) return makeError(Errc::io, path + ": read error");
-  return parse(text, path);
+  return parse(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), path);
 }
 
 }  // namespace sotto::intents

@@ -107,7 +107,8 @@ const char* ggufValueTypeName(GgufValueType t) {
 }
 
 Result<std::unique_ptr<GgufFile>> GgufFile::open(const std::string& path, const GgufOpenOptions& options) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: a FIFO would wait for a writer for ever; it is refused as not a regular file below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return openError(path, "cannot open", errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "sotto/hal/atomic_file.h"
+
 namespace sotto::nlu {
 namespace {
 
@@ -150,16 +152,13 @@ bool ModelReader::layer(LinearLayer& out, std::size_t classes, unsigned maxBits)
 }
 
 Result<std::vector<std::uint8_t>> readModelFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(errno == ENOENT ? Errc::not_found : Errc::io, "cannot open model " + path);
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  if (size < 0 || static_cast<std::uint64_t>(size) > kMaxModelBytes) {
-    return makeError(Errc::corrupt, path + ": not a model file (size " + std::to_string(size) + ")");
+  // A regular file only (a FIFO or a device is refused at once, never waited on or read without end).
+  auto bytes = hal::readFile(path, kMaxModelBytes);
+  if (!bytes) {
+    Error e = std::move(bytes).error();
+    e.message = (e.code == Errc::not_found ? "cannot open model " : "not a model file: ") + e.message;
+    return e;
   }
-  in.seekg(0);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return makeError(Errc::io, "cannot read " + path);
   return bytes;
 }
 

@@ -9,6 +9,8 @@
 #include <iterator>
 #include <numbers>
 
+#include "sotto/hal/atomic_file.h"
+
 namespace sotto::speech {
 
 // ---- LogMel ----
@@ -328,16 +330,15 @@ Result<WakeModel> WakeModel::parse(std::span<const std::byte> bytes, const std::
 }
 
 Result<WakeModel> WakeModel::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return makeError(Errc::not_found, "wake model " + path + ": cannot open");
-  f.seekg(0, std::ios::end);
-  const std::streamoff size = f.tellg();
-  if (size < 0 || size > (std::streamoff{16} << 20)) return makeError(Errc::corrupt, "wake model " + path + ": bad size");
-  f.seekg(0);
-  std::vector<std::byte> bytes(static_cast<size_t>(size));
-  if (!f.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    return makeError(Errc::io, "wake model " + path + ": read failed");
+  // A regular file of at most 16 MiB only (a FIFO or a device is refused at once).
+  auto raw = hal::readFile(path, std::uint64_t{16} << 20);
+  if (!raw) {
+    Error e = std::move(raw).error();
+    e.message = "wake model " + (e.code == Errc::not_found ? path + ": cannot open" : e.message);
+    return e;
   }
+  std::vector<std::byte> bytes(raw->size());
+  if (!raw->empty()) std::memcpy(bytes.data(), raw->data(), raw->size());
   return parse(bytes, "wake model " + path);
 }
 

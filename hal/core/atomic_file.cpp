@@ -143,8 +143,9 @@ Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes, 
   return writeFileAtomic(path, parts, mode);
 }
 
-Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+Result<int> openRegularFile(const std::string& path, uint64_t maxBytes, uint64_t* size) {
+  // Non-blocking: opening a FIFO for reading would wait for a writer for ever; it is refused below instead.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return osError("cannot open " + path, errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -154,12 +155,34 @@ Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return makeError(Errc::corrupt, path + " is not a regular file");
+    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    return makeError(Errc::corrupt, path + " is " + what + ", not a regular file");
   }
   if (static_cast<uint64_t>(st.st_size) > maxBytes) {
     ::close(fd);
     return makeError(Errc::corrupt, path + " is " + std::to_string(st.st_size) + " bytes, more than the " +
                                         std::to_string(maxBytes) + " it may hold");
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  if (size != nullptr) *size = static_cast<uint64_t>(st.st_size);
+  return fd;
+}
+
+Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes) {
+  auto opened = openRegularFile(path, maxBytes, nullptr);
+  if (!opened) return std::move(opened).error();
+  const int fd = *opened;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return osError("cannot stat " + path, err);
   }
   std::vector<uint8_t> out(static_cast<size_t>(st.st_size));
   size_t got = 0;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The closed loop: TTS says the wake phrase and a request, `sotto listen` hears the wake word and transcribes.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -237,6 +241,46 @@ TEST(ListenCli, ReportsUsageAndFileErrors) {
   EXPECT_EQ(runCapture(SOTTO_CLI_PATH, {"listen", "--help"}, out), 0) << out;
   EXPECT_NE(out.find("\"endpoint_delay_ms\""), std::string::npos) << out;
   EXPECT_NE(out.find("\"endpoint_by\""), std::string::npos) << out;
+}
+
+// Issue 36: what is not a WAV file is refused at once, with what it is, never an uncaught exception (rc 134), never
+// read until memory runs out, never waited on. `timeout` turns a hang into a failure instead of a stuck suite.
+TEST(ListenCli, HostileFilesAreRefusedAtOnceWithoutReadingThem) {
+  char tmpl[] = "/tmp/sotto-hostile-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::string fifo = dir + "/fifo.wav", sparse = dir + "/sparse.wav", notWav = dir + "/not-a-wav.wav";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const auto& [path, bytes] : {std::pair{sparse, 3LL << 30}, std::pair{notWav, 200LL << 20}}) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, bytes), 0);  // sparse: no disk used
+    ::close(fd);
+  }
+  struct Case {
+    std::string path, says;
+  };
+  const Case cases[] = {{dir, "is a directory"},
+                        {fifo, "is a FIFO"},
+                        {"/dev/zero", "is a character device"},
+                        {"/dev/urandom", "is a character device"},
+                        {"/proc/self/mem", "shorter than a RIFF header"},
+                        {sparse, "more than the"},
+                        {notWav, "nothing more was read"}};
+  for (const Case& c : cases) {
+    std::string out;
+    const int rc = runCapture("/usr/bin/timeout", {"20", SOTTO_CLI_PATH, "listen", "--wav", c.path, "--json"}, out,
+                              false);
+    EXPECT_EQ(rc, 1) << c.path << ": " << out;
+    EXPECT_NE(out.find(c.says), std::string::npos) << c.path << ": " << out;
+    EXPECT_EQ(out.find("terminate called"), std::string::npos) << out;
+  }
+  // The same reader for models: a FIFO given as --model is refused, not waited on.
+  std::string out;
+  EXPECT_EQ(runCapture("/usr/bin/timeout", {"20", SOTTO_CLI_PATH, "generate", "-m", fifo, "-p", "hi"}, out, false), 1)
+      << out;
+  EXPECT_NE(out.find("not a regular file"), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

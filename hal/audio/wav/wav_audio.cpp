@@ -8,7 +8,7 @@
 //
 // Source: the file is read, validated (see wav_format.h) and converted in create(): 16-bit integer PCM at exactly
 // the configured rate (no resampling here: another rate is refused with a message naming both rates); several
-// channels are downmixed to mono by averaging. At most kMaxSourceBytes of samples. Each read() returns one period;
+// channels are downmixed to mono by averaging. At most kMaxWavFileBytes (readWavFile). Each read() returns one period;
 // the last one may be shorter; after the end every read() returns 0 frames (paced sources still wait a period,
 // so an audio thread at end of stream does not spin). start() rewinds to the beginning.
 //
@@ -33,7 +33,6 @@
 namespace sotto::hal::wav {
 namespace {
 
-constexpr size_t kMaxSourceBytes = size_t{256} << 20;  // 256 MiB: over two hours of 16 kHz stereo
 constexpr uint64_t kMaxDataBytes = 0xFFFFFFFFull - 36;  // what a RIFF size field can describe
 
 struct Device {
@@ -77,38 +76,6 @@ void sleepUntil(const timespec& t) {
   }
 }
 
-Result<std::vector<uint8_t>> readWholeFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return sysError("cannot open", path, errno);
-  std::vector<uint8_t> bytes;
-  struct stat st{};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return makeError(Errc::invalid_argument, "wav file '" + path + "': not a regular file");
-  }
-  if (static_cast<uint64_t>(st.st_size) > kMaxSourceBytes + 4096) {
-    ::close(fd);
-    return makeError(Errc::unsupported, "wav file '" + path + "': larger than " +
-                                            std::to_string(kMaxSourceBytes >> 20) + " MiB");
-  }
-  bytes.resize(static_cast<size_t>(st.st_size));
-  size_t got = 0;
-  while (got < bytes.size()) {
-    ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      ::close(fd);
-      return sysError("cannot read", path, e);
-    }
-    if (n == 0) break;  // shrank under us: validate what we have
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  bytes.resize(got);
-  return bytes;
-}
-
 class WavSource final : public AudioSource {
  public:
   static Result<std::unique_ptr<AudioSource>> create(const AudioSpec& spec) {
@@ -118,7 +85,7 @@ class WavSource final : public AudioSource {
     if (period == 0) {
       return makeError(Errc::invalid_argument, "wav device '" + spec.device + "': period of 0 frames");
     }
-    auto bytes = readWholeFile(dev->path);
+    auto bytes = readWavFile(dev->path);
     if (!bytes) return std::move(bytes).error();
     auto info = parseWav(*bytes);
     if (!info) {

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
-// RIFF/WAVE header validation and writing for the wav audio backend.
+// RIFF/WAVE header validation and writing for the wav audio backend, and the one safe reader of WAV files.
 #include "wav_format.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
+
+#include "sotto/hal/atomic_file.h"
 
 namespace sotto::hal::wav {
 namespace {
@@ -117,6 +123,44 @@ std::array<uint8_t, kWavHeaderBytes> makeWavHeader(uint32_t rateHz, uint16_t cha
   std::memcpy(h.data() + 36, "data", 4);
   put32(h.data() + 40, dataBytes);
   return h;
+}
+
+Result<std::vector<uint8_t>> readWavFile(const std::string& path) {
+  uint64_t size = 0;
+  auto opened = openRegularFile(path, kMaxWavFileBytes, &size);
+  if (!opened) {
+    Error e = std::move(opened).error();
+    e.message = "wav file " + e.message;
+    return e;
+  }
+  const int fd = *opened;
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  size_t got = 0;
+  const auto readUpTo = [&](size_t until) -> Status {
+    while (got < until) {
+      const ssize_t n = ::read(fd, bytes.data() + got, until - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return makeError(Errc::io, "wav file " + path + ": cannot read: " + std::strerror(errno));
+      if (n == 0) break;  // shrank under us: validate what we have
+      got += static_cast<size_t>(n);
+    }
+    return {};
+  };
+  Status st = readUpTo(std::min<size_t>(12, bytes.size()));
+  if (st) {
+    const char* bad = got < 12                                         ? "shorter than a RIFF header"
+                      : std::memcmp(bytes.data(), "RIFF", 4) != 0      ? "no RIFF signature"
+                      : std::memcmp(bytes.data() + 8, "WAVE", 4) != 0 ? "RIFF form is not WAVE"
+                                                                        : nullptr;
+    if (bad != nullptr) {
+      st = makeError(Errc::corrupt, "wav file " + path + ": " + bad + " (not a WAV file; nothing more was read)");
+    }
+  }
+  if (st) st = readUpTo(bytes.size());
+  ::close(fd);
+  if (!st) return st.error();
+  bytes.resize(got);
+  return bytes;
 }
 
 }  // namespace sotto::hal::wav

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sotto/hal/result.h"
 
@@ -28,6 +29,15 @@ struct WavInfo {
 // Errc::unsupported (a valid WAV we do not read: 8/24/32-bit, float, compressed), with a message saying what is
 // wrong (the caller adds the path). Never reads outside `file`.
 Result<WavInfo> parseWav(std::span<const uint8_t> file);
+
+// The largest WAV file read whole: over two hours of 16 kHz stereo.
+constexpr uint64_t kMaxWavFileBytes = (uint64_t{256} << 20) + 4096;
+
+// Reads a WAV file whole, the one reader of the daemon's capture and the CLI: only a regular file of at most
+// kMaxWavFileBytes (a directory, FIFO, device or /proc file is refused at once, without waiting or reading it), and
+// its first 12 bytes are checked for "RIFF....WAVE" before the rest is read (a large file that is not a WAV is
+// refused without being read). parseWav() validates the bytes. Errors name the path. Any non-real-time thread.
+Result<std::vector<uint8_t>> readWavFile(const std::string& path);
 
 constexpr size_t kWavHeaderBytes = 44;
 // The canonical header of a 16-bit PCM file with `dataBytes` bytes of samples.

@@ -24,7 +24,12 @@ namespace sotto::hal {
 Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, mode_t mode);
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes, mode_t mode);
 
-// Reads a whole regular file of at most `maxBytes`. Errors: Errc::not_found (ENOENT), Errc::corrupt (larger than
+// Opens `path` for reading only when it is a regular file of at most `maxBytes` (never waiting: a FIFO, a device
+// or a directory is refused at once, with what it is); returns the descriptor (the caller closes it) and the size.
+// Errors as readFile. Any non-real-time thread.
+Result<int> openRegularFile(const std::string& path, uint64_t maxBytes, uint64_t* size);
+
+// Reads a whole regular file of at most `maxBytes` (openRegularFile: a FIFO never blocks it). Errors: Errc::not_found (ENOENT), Errc::corrupt (larger than
 // maxBytes or not a regular file), Errc::permission, Errc::io. Any non-real-time thread; blocks on disk I/O.
 Result<std::vector<uint8_t>> readFile(const std::string& path, uint64_t maxBytes);
 
