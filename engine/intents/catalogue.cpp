@@ -119,7 +119,13 @@ class PhraseParser {
         return true;
       }
       if (c == '(' || c == '[') {
+        // The parser recurses once per bracket: a limit keeps a hostile catalogue from exhausting the stack (a
+        // phrase nested 50,000 deep crashed sotto intent). Real phrases nest two or three deep.
+        if (depth_ >= kMaxPhraseDepth) {
+          return fail("brackets nested more than " + std::to_string(kMaxPhraseDepth) + " deep");
+        }
         ++pos_;
+        ++depth_;
         Node n;
         n.kind = c == '(' ? Node::group : Node::optional;
         const char want = c == '(' ? ')' : ']';
@@ -135,6 +141,7 @@ class PhraseParser {
           }
           if (pos_ < s_.size() && s_[pos_] == want) {
             ++pos_;
+            --depth_;
             break;
           }
           return fail(std::string("missing '") + want + "'");
@@ -173,8 +180,10 @@ class PhraseParser {
     }
   }
 
+  static constexpr int kMaxPhraseDepth = 16;
   std::string_view s_;
   size_t pos_ = 0;
+  int depth_ = 0;
   std::string error_;
 };
 

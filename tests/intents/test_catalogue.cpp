@@ -150,6 +150,24 @@ TEST(Catalogue, ExpansionLimit) {
   EXPECT_NE(e.find("expands to more than 512"), std::string::npos) << e;
 }
 
+// Issue 36: the phrase parser recursed once per bracket, and a phrase nested 50,000 deep crashed sotto intent. A
+// clear error instead, naming the file and line; sixteen levels still parse.
+TEST(Catalogue, DeepNestingIsAClearErrorNotACrash) {
+  for (const char open : {'(', '['}) {
+    const char close = open == '(' ? ')' : ']';
+    const std::string deep = std::string(50000, open) + "x" + std::string(50000, close);
+    const std::string e = errorOf(wrap("<intent name=\"a\"><phrase>" + deep + "</phrase></intent>"));
+    EXPECT_NE(e.find("t.xml:3:"), std::string::npos) << e.substr(0, 200);
+    EXPECT_NE(e.find("nested more than 16 deep"), std::string::npos) << e.substr(0, 200);
+    const std::string sixteen = std::string(16, open) + "x" + std::string(16, close);
+    EXPECT_EQ(errorOf(wrap("<intent name=\"a\"><phrase>" + sixteen + " y</phrase></intent>")), "ok");
+  }
+  // Unbalanced, deep: the same limit, no crash.
+  EXPECT_NE(errorOf(wrap("<intent name=\"a\"><phrase>" + std::string(50000, '(') + "</phrase></intent>"))
+                .find("nested more than"),
+            std::string::npos);
+}
+
 TEST(Catalogue, EveryProblemIsReportedInLineOrder) {
   const std::string e = errorOf(wrap("<intent name=\"a\">\n<phrase>x {y}</phrase>\n</intent>\n<bogus/>\n"
                                      "<intent name=\"b\">\n<phrase>]</phrase>\n</intent>"));
