@@ -44,7 +44,7 @@ void prepareRecognition(const config::Config& c, const std::string& cataloguePat
   for (const auto& intent : cat.value().intents()) setup.intentNames.push_back(intent.name);
   setup.matcher = std::make_unique<intents::Matcher>(std::move(cat).value());
   const std::string modelPath = nlu::modelPathFor(cataloguePath);
-  if (auto loaded = nlu::NluModel::loadFile(modelPath); loaded) {
+  if (auto loaded = nlu::NluModel::loadFile(modelPath, setup.intentNames); loaded) {
     setup.model = std::move(loaded).value();
   } else {
     setup.warnings.push_back("recognizer's understanding by the catalogue's phrasings alone: " +

@@ -113,7 +113,9 @@ int cmdIntent(int argc, char** argv) {
   std::unique_ptr<nlu::NluModel> model;
   if (!rulesOnly) {
     if (modelPath.empty()) modelPath = nlu::modelPathFor(path);
-    auto loaded = nlu::NluModel::loadFile(modelPath);
+    std::vector<std::string> names;
+    for (const auto& intent : matcher.catalogue().intents()) names.push_back(intent.name);
+    auto loaded = nlu::NluModel::loadFile(modelPath, names);
     if (loaded) {
       model = std::move(*loaded);
     } else {

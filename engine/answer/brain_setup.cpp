@@ -216,7 +216,9 @@ Result<std::unique_ptr<Brain>> Brain::create(const BrainOptions& options) {
     impl->matcher.emplace(std::move(*cat));
     // The trained model answers what the phrasings do not cover; without it intents still work, narrower.
     const std::string nluPath = nlu::modelPathFor(catalogue);
-    if (auto m = nlu::NluModel::loadFile(nluPath)) {
+    std::vector<std::string> names;
+    for (const auto& intent : impl->matcher->catalogue().intents()) names.push_back(intent.name);
+    if (auto m = nlu::NluModel::loadFile(nluPath, names)) {
       impl->understandingModel = std::move(*m);
     } else {
       impl->warnings.push_back("understanding model unavailable (intents from the catalogue's phrasings only): " +

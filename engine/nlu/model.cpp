@@ -11,6 +11,8 @@
 namespace sotto::nlu {
 namespace {
 
+std::string withProblem(const ModelReader& r) { return r.problem().empty() ? std::string() : ": " + r.problem(); }
+
 constexpr char kMagic[9] = "SOTTONLU";
 constexpr std::size_t kMaxNames = 60;  // intents or slots: the workspace's class capacity bounds both
 
@@ -78,13 +80,15 @@ std::vector<std::uint8_t> NluModel::serialize() const {
 
 Status NluModel::saveFile(const std::string& path) const { return writeModelFile(path, serialize()); }
 
-Result<std::unique_ptr<NluModel>> NluModel::loadFile(const std::string& path) {
+Result<std::unique_ptr<NluModel>> NluModel::loadFile(const std::string& path,
+                                                    std::span<const std::string> catalogueIntents) {
   auto bytes = readModelFile(path);
   if (!bytes) return std::move(bytes).error();
-  return parse(*bytes, path);
+  return parse(*bytes, path, catalogueIntents);
 }
 
-Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> bytes, std::string_view name) {
+Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> bytes, std::string_view name,
+                                                  std::span<const std::string> catalogueIntents) {
   auto opened = ModelReader::open(bytes, kMagic, 1, kModelFormatVersion, name);
   if (!opened) return std::move(opened).error();
   ModelReader& r = *opened;
@@ -100,6 +104,13 @@ Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> 
     if (!r.str(s, 64) || !validName(s)) return corrupt("bad intent name");
   }
   if (intents[0] != "none") return corrupt("the first intent must be none");
+  // The catalogue match before anything large is allocated: a model for another catalogue is refused here.
+  for (std::size_t k = 1; k < intents.size() && !catalogueIntents.empty(); ++k) {
+    if (std::find(catalogueIntents.begin(), catalogueIntents.end(), intents[k]) == catalogueIntents.end()) {
+      return makeError(Errc::corrupt, where + ": the understanding model knows intent " + intents[k] +
+                                          ", which the catalogue does not: retrain it (sotto nlu train)");
+    }
+  }
   if (!r.u32(n) || n > (kMaxNames - 1) / 2) return corrupt("bad slot count");
   slots.resize(n);
   for (auto& s : slots) {
@@ -113,10 +124,10 @@ Result<std::unique_ptr<NluModel>> NluModel::parse(std::span<const std::uint8_t> 
   }
   std::vector<LinearLayer> intentLayers(members);
   for (auto& l : intentLayers) {
-    if (!r.layer(l, intents.size())) return corrupt("bad intent layer");
+    if (!r.layer(l, intents.size())) return corrupt("bad intent layer" + withProblem(r));
   }
   LinearLayer tagLayer;
-  if (!r.layer(tagLayer, 1 + 2 * slots.size())) return corrupt("bad tagger layer");
+  if (!r.layer(tagLayer, 1 + 2 * slots.size())) return corrupt("bad tagger layer" + withProblem(r));
   if (!r.atEnd()) return corrupt("trailing bytes");
   return std::make_unique<NluModel>(std::move(intents), std::move(slots), std::move(intentLayers),
                                     std::move(tagLayer), threshold, std::move(note));

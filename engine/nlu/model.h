@@ -49,8 +49,12 @@ class NluModel {
  public:
   // Reads and verifies a model file: magic, version, checksum, sizes. Errors: not_found, io, corrupt (with the
   // path and what was wrong), unsupported (another format version).
-  static Result<std::unique_ptr<NluModel>> loadFile(const std::string& path);
-  static Result<std::unique_ptr<NluModel>> parse(std::span<const std::uint8_t> bytes, std::string_view name);
+  // catalogueIntents (when not empty): the catalogue's intent names; a model that knows an intent outside them is
+  // refused as soon as its names are read, before its layers are allocated.
+  static Result<std::unique_ptr<NluModel>> loadFile(const std::string& path,
+                                                    std::span<const std::string> catalogueIntents = {});
+  static Result<std::unique_ptr<NluModel>> parse(std::span<const std::uint8_t> bytes, std::string_view name,
+                                                 std::span<const std::string> catalogueIntents = {});
 
   // A new model (the trainer). intents[0] must be "none".
   NluModel(std::vector<std::string> intents, std::vector<std::string> slots, LinearLayer intentLayer,

@@ -132,6 +132,15 @@ bool ModelReader::str(std::string& s, std::size_t max) {
 bool ModelReader::layer(LinearLayer& out, std::size_t classes, unsigned maxBits) {
   std::uint32_t bits = 0, cls = 0, used = 0;
   if (!u32(bits) || !u32(cls) || bits < 4 || bits > maxBits || cls != classes) return fail();
+  // Every declared size is checked against what the file can hold before anything is allocated.
+  const std::uint64_t weights = (std::uint64_t{1} << bits) * (classes + sizeof(float)) + classes * sizeof(float);
+  if (weights > weightBudget_) {
+    problem_ = "declares " + std::to_string(weights) + " bytes of weights, more than a file of " +
+               std::to_string(b_.size()) + " bytes can hold";
+    return fail();
+  }
+  weightBudget_ -= weights;
+  if (b_.size() - p_ < classes * 4) return fail();  // the biases are there before the layer is made
   LinearLayer l(bits, classes);
   for (auto& b : l.bias_) {
     if (!f32(b)) return false;

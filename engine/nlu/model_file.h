@@ -50,12 +50,22 @@ class ModelReader {
   bool u32(std::uint32_t& v);
   bool f32(float& f);  // finite only
   bool str(std::string& s, std::size_t max);
-  // A layer of exactly `classes` classes and at most 2^maxBits rows.
+  // A layer of exactly `classes` classes and at most 2^maxBits rows. Its dense weights (2^bits x classes bytes and
+  // a scale per row) are allocated only while the file's weight budget holds them: all layers together at most
+  // kWeightsPerFileByte times the file's size plus kWeightSlack. A trained model's dense tables are about as large
+  // as its file (the file keeps only the rows in use); a crafted 1,192-byte file declaring 2^22-row layers made
+  // sotto pii allocate 1.09 GB before its layers were found short.
   bool layer(LinearLayer& l, std::size_t classes, unsigned maxBits = 22);
   bool atEnd() const noexcept { return p_ == b_.size(); }
+  // Why the last read failed, when it says more than "invalid" ("" otherwise).
+  const std::string& problem() const noexcept { return problem_; }
+
+  static constexpr std::uint64_t kWeightsPerFileByte = 16;
+  static constexpr std::uint64_t kWeightSlack = std::uint64_t{4} << 20;
 
  private:
-  explicit ModelReader(std::span<const std::uint8_t> body) : b_(body) {}
+  explicit ModelReader(std::span<const std::uint8_t> body)
+      : b_(body), weightBudget_(kWeightsPerFileByte * body.size() + kWeightSlack) {}
   bool fail() {
     failed_ = true;
     return false;
@@ -64,6 +74,8 @@ class ModelReader {
   std::size_t p_ = 0;
   std::uint32_t version_ = 0;
   bool failed_ = false;
+  std::uint64_t weightBudget_;  // bytes of dense weights the layers still to come may allocate
+  std::string problem_;
 };
 
 // Reads a whole model file (at most kMaxModelBytes). Errors: not_found, io, corrupt (too large).

@@ -70,7 +70,7 @@ Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> 
   auto opened = nlu::ModelReader::open(bytes, kMagic, 1, kPiiModelFormatVersion, name);
   if (!opened) return std::move(opened).error();
   nlu::ModelReader& r = *opened;
-  auto corrupt = [name](const char* what) { return makeError(Errc::corrupt, std::string(name) + ": " + what); };
+  auto corrupt = [name](const std::string& what) { return makeError(Errc::corrupt, std::string(name) + ": " + what); };
   std::string note;
   if (!r.str(note, 4096)) return corrupt("truncated note");
   PiiModel::Thresholds span{}, suspect{};
@@ -88,7 +88,9 @@ Result<std::unique_ptr<PiiModel>> PiiModel::parse(std::span<const std::uint8_t> 
   }
   std::vector<nlu::LinearLayer> layers(members);
   for (auto& l : layers) {
-    if (!r.layer(l, kPiiTagCount)) return corrupt("bad tag layer");
+    if (!r.layer(l, kPiiTagCount)) {
+      return corrupt(r.problem().empty() ? std::string("bad tag layer") : "bad tag layer: " + r.problem());
+    }
   }
   if (!r.atEnd()) return corrupt("trailing bytes");
   return std::make_unique<PiiModel>(std::move(layers), span, suspect, std::move(note));

@@ -226,6 +226,45 @@ TEST_F(NluTest, DamagedFilesAreRefusedWithTheReason) {
   EXPECT_EQ(missing.error().code, sotto::Errc::not_found);
 }
 
+// Issue 36: a crafted intents.nlu of a few kilobytes declared layers of 2^22 rows (2.36 GB allocated before it was
+// refused). Each declared size is checked against the file first; a model for another catalogue is refused as
+// soon as its names are read, before any layer.
+std::vector<std::uint8_t> craftedIntents(const std::vector<std::string>& intents, std::uint32_t bits) {
+  sn::ModelWriter w("SOTTONLU", 2);
+  w.str("crafted");
+  w.u32(static_cast<std::uint32_t>(intents.size()));
+  for (const auto& n : intents) w.str(n);
+  w.u32(1);  // one slot
+  w.str("value");
+  w.f32(0.5f);
+  w.u32(3);  // members
+  for (int m = 0; m < 4; ++m) {  // three intent layers, the tagger
+    const std::uint32_t classes = m < 3 ? static_cast<std::uint32_t>(intents.size()) : 3;
+    w.u32(bits);
+    w.u32(classes);
+    for (std::uint32_t c = 0; c < classes; ++c) w.f32(0.0f);
+    w.u32(0);
+  }
+  return w.seal();
+}
+
+TEST_F(NluTest, HostileFilesAreRefusedBeforeTheyAllocate) {
+  const std::vector<std::string> names = {"none", "time.query", "timer.set"};
+  const auto crafted = craftedIntents(names, 22);
+  EXPECT_LT(crafted.size(), 3000u);
+  auto big = sn::NluModel::parse(crafted, "crafted.nlu");
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("bytes of weights, more than a file of"), std::string::npos)
+      << big.error().message;
+  EXPECT_TRUE(sn::NluModel::parse(craftedIntents(names, 12), "small.nlu").ok());
+  // Another catalogue's model: refused by name, before its (here oversized) layers are even looked at.
+  const std::vector<std::string> catalogue = {"none", "time.query"};
+  auto other = sn::NluModel::parse(crafted, "crafted.nlu", catalogue);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.error().message.find("knows intent timer.set, which the catalogue does not"), std::string::npos)
+      << other.error().message;
+}
+
 // The probabilities of the intents for a line.
 std::vector<float> intentProbabilities(const sn::NluModel& m, const std::string& line) {
   std::vector<std::string> owned;
