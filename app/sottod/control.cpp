@@ -9,12 +9,20 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <ctime>
 #include <cerrno>
 #include <cstring>
 
 namespace sotto::app {
 namespace {
+
+uint64_t nowNs() noexcept {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -90,72 +98,122 @@ Result<ControlSocket> ControlSocket::create(const std::string& path) {
   if (fd < 0) return makeError(Errc::io, std::string("control socket: ") + std::strerror(errno));
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 8) != 0) {
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 64) != 0) {
     const int e = errno;
     ::close(fd);
     return makeError(e == EACCES ? Errc::permission : Errc::io,
                      "cannot listen on " + path + ": " + std::strerror(e));
   }
   ::chmod(path.c_str(), 0660);  // the daemon's group (the device's other services) may control it
-  return ControlSocket(fd, path);
+  ControlSocket made(fd, path);
+  made.waiting_.reserve(kMaxWaiting);
+  return made;
 }
 
-ControlSocket::ControlSocket(ControlSocket&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+ControlSocket::ControlSocket(ControlSocket&& other) noexcept
+    : fd_(other.fd_), path_(std::move(other.path_)), waiting_(std::move(other.waiting_)) {
   other.fd_ = -1;
+  other.waiting_.clear();
 }
 
 ControlSocket& ControlSocket::operator=(ControlSocket&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      ::unlink(path_.c_str());
-    }
+    closeAll();
     fd_ = other.fd_;
     path_ = std::move(other.path_);
+    waiting_ = std::move(other.waiting_);
     other.fd_ = -1;
+    other.waiting_.clear();
   }
   return *this;
 }
 
-ControlSocket::~ControlSocket() {
+ControlSocket::~ControlSocket() { closeAll(); }
+
+void ControlSocket::closeAll() noexcept {
+  for (Waiting& w : waiting_) ::close(w.fd);
+  waiting_.clear();
   if (fd_ < 0) return;
   ::close(fd_);
   ::unlink(path_.c_str());
+  fd_ = -1;
 }
 
-bool ControlSocket::serveOne(ControlTarget& target) {
-  const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-  if (c < 0) return false;
-  char buf[256];
-  size_t len = 0;
-  bool line = false;
-  // One line within 200 ms; a longer command or a silent client gets an error and is closed.
-  for (int waited = 0; !line && len < sizeof buf && waited < 200;) {
-    pollfd p{c, POLLIN, 0};
-    if (::poll(&p, 1, 20) == 0) {
-      waited += 20;
+std::size_t ControlSocket::pollFds(std::span<pollfd> out) const noexcept {
+  std::size_t n = 0;
+  if (fd_ >= 0 && n < out.size()) out[n++] = pollfd{fd_, POLLIN, 0};
+  for (const Waiting& w : waiting_) {
+    if (n == out.size()) break;
+    out[n++] = pollfd{w.fd, POLLIN, 0};
+  }
+  return n;
+}
+
+int ControlSocket::msUntilNextDeadline() const noexcept {
+  if (waiting_.empty()) return -1;
+  const uint64_t now = nowNs();
+  uint64_t next = waiting_.front().deadlineNs;
+  for (const Waiting& w : waiting_) next = std::min(next, w.deadlineNs);
+  return next <= now ? 0 : static_cast<int>((next - now + 999'999) / 1'000'000);
+}
+
+void ControlSocket::answer(Waiting& w, const std::string& reply) {
+  const std::string line = reply + '\n';
+  (void)!::send(w.fd, line.data(), line.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  ::close(w.fd);
+  w.fd = -1;
+}
+
+std::size_t ControlSocket::serve(ControlTarget& target) {
+  std::size_t answered = 0;
+  // New connections, each with its own deadline. A full set lets its oldest go: a flood of silent connections can
+  // only ever delay the one it pushes out, never queue the rest.
+  for (;;) {
+    const int c = fd_ >= 0 ? ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK) : -1;
+    if (c < 0) break;
+    if (waiting_.size() == kMaxWaiting) {
+      answer(waiting_.front(), "error: too many connections waiting; try again");
+      waiting_.erase(waiting_.begin());
+      ++answered;
+    }
+    Waiting w;
+    w.fd = c;
+    w.deadlineNs = nowNs() + static_cast<uint64_t>(kLineWaitMs) * 1'000'000;
+    waiting_.push_back(w);
+  }
+  const uint64_t now = nowNs();
+  for (Waiting& w : waiting_) {
+    bool closed = false;
+    while (w.len < sizeof w.buf) {
+      const ssize_t n = ::recv(w.fd, w.buf + w.len, sizeof w.buf - w.len, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        closed = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+        break;
+      }
+      w.len += static_cast<std::size_t>(n);
+      if (std::memchr(w.buf, '\n', w.len) != nullptr) break;
+    }
+    const char* nl = static_cast<const char*>(std::memchr(w.buf, '\n', w.len));
+    if (nl != nullptr || (closed && w.len > 0)) {
+      // A whole line, or a command without its newline from a client that shut its side down after it.
+      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - w.buf) : w.len;
+      answer(w, handleControlCommand(std::string_view(w.buf, n), target));
+    } else if (w.len >= sizeof w.buf) {
+      answer(w, "error: command longer than 255 bytes");
+    } else if (closed) {
+      ::close(w.fd);  // gone without a word: nobody to answer
+      w.fd = -1;
+      continue;
+    } else if (now >= w.deadlineNs) {
+      answer(w, "error: no command within 200 ms");
+    } else {
       continue;
     }
-    const ssize_t n = ::recv(c, buf + len, sizeof buf - len, 0);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    if (n <= 0) {
-      line = len > 0;  // the client shut its side down after the command, without a newline
-      break;
-    }
-    len += static_cast<size_t>(n);
-    line = std::memchr(buf, '\n', len) != nullptr;
+    ++answered;
   }
-  std::string reply;
-  if (!line) {
-    reply = len >= sizeof buf ? "error: command longer than 255 bytes" : "error: no command within 200 ms";
-  } else {
-    const char* nl = static_cast<const char*>(std::memchr(buf, '\n', len));
-    reply = handleControlCommand(std::string_view(buf, nl ? static_cast<size_t>(nl - buf) : len), target);
-  }
-  reply += '\n';
-  (void)!::send(c, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  ::close(c);
-  return true;
+  std::erase_if(waiting_, [](const Waiting& w) { return w.fd < 0; });
+  return answered;
 }
 
 }  // namespace sotto::app

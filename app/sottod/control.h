@@ -4,7 +4,11 @@
 // without the microphone: the status line, the answer in progress, and stopping an answer by its id.
 #pragma once
 
+#include <poll.h>
+
 #include <cstdint>
+#include <span>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -32,9 +36,16 @@ class ControlTarget {
 // Anything else: "error: ..." naming the commands. No reply holds a newline.
 std::string handleControlCommand(std::string_view line, ControlTarget& target);
 
-// The listening socket. Threads: create(), serveOne() and the destructor from the control thread only.
+// The listening socket and the connections waiting for their line. Every connection has its own 200 ms to send
+// one; they are read side by side, so silent clients never hold the others up (ten silent connections once delayed
+// `sotto control status` by two seconds, when connections were served one after another). Nothing here blocks.
+// Threads: create(), pollFds(), msUntilNextDeadline(), serve() and the destructor from the control thread only.
 class ControlSocket {
  public:
+  static constexpr std::size_t kMaxWaiting = 16;  // connections waiting for their line; the oldest gives way
+  static constexpr std::size_t kMaxPollFds = kMaxWaiting + 1;
+  static constexpr int kLineWaitMs = 200;
+
   // Binds `path` (a stale socket file left by a killed daemon is replaced; any other file there is an error),
   // mode 0660. Errors: the path too long for a socket address, the directory missing or not writable.
   static Result<ControlSocket> create(const std::string& path);
@@ -42,18 +53,33 @@ class ControlSocket {
   ControlSocket& operator=(ControlSocket&& other) noexcept;
   ControlSocket(const ControlSocket&) = delete;
   ControlSocket& operator=(const ControlSocket&) = delete;
-  ~ControlSocket();  // closes and removes the socket file
+  ~ControlSocket();  // closes every connection, closes and removes the socket file
 
-  int fd() const noexcept { return fd_; }  // poll() it for POLLIN
+  int fd() const noexcept { return fd_; }  // the listening socket
   const std::string& path() const noexcept { return path_; }
-  // Accepts one waiting connection (non-blocking: false when none), reads its line for at most 200 ms (a client
-  // that sends nothing is dropped), answers and closes. The control thread is never held longer than that.
-  bool serveOne(ControlTarget& target);
+  // The descriptors to poll() for POLLIN: the listening socket, then every waiting connection. Writes at most
+  // out.size() (kMaxPollFds is enough) and returns how many.
+  std::size_t pollFds(std::span<pollfd> out) const noexcept;
+  // The poll timeout that wakes the caller for the next waiting connection's deadline (-1: none waits).
+  int msUntilNextDeadline() const noexcept;
+  // Accepts every connection waiting (a full set drops its oldest with an error), reads what arrived on each,
+  // answers every whole line, every command over 255 bytes and every connection whose 200 ms are up, and closes
+  // those. Call it after each poll(), whatever woke it. Returns how many connections were answered.
+  std::size_t serve(ControlTarget& target);
 
  private:
+  struct Waiting {
+    int fd = -1;
+    uint64_t deadlineNs = 0;
+    std::size_t len = 0;
+    char buf[256];
+  };
   ControlSocket(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  void answer(Waiting& w, const std::string& reply);
+  void closeAll() noexcept;
   int fd_ = -1;
   std::string path_;
+  std::vector<Waiting> waiting_;  // at most kMaxWaiting, oldest first
 };
 
 }  // namespace sotto::app

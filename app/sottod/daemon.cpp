@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <span>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -189,8 +190,15 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
   int exitCode = 0;
 
   for (;;) {
-    pollfd pfd[2] = {{sfd, POLLIN, 0}, {control ? control->fd() : -1, POLLIN, 0}};
-    int pr = poll(pfd, control ? 2 : 1, static_cast<int>(tickMs));
+    // The signals, the control socket and every control connection waiting for its line, side by side.
+    pollfd pfd[1 + ControlSocket::kMaxPollFds] = {{sfd, POLLIN, 0}};
+    const size_t nfds = 1 + (control ? control->pollFds(std::span(pfd).subspan(1)) : 0);
+    int timeoutMs = static_cast<int>(tickMs);
+    if (control) {
+      const int next = control->msUntilNextDeadline();
+      if (next >= 0) timeoutMs = std::min(timeoutMs, next);
+    }
+    int pr = poll(pfd, nfds, timeoutMs);
     if (pr < 0 && errno != EINTR) {
       SOTTO_LOG_ERROR("daemon", "poll", "poll failed: %s", std::strerror(errno));
       exitCode = 1;
@@ -207,10 +215,7 @@ int runDaemon(const config::Config& cfg, const std::string& configPath, const st
       }
     }
     if (quit) break;
-    if (control && (pfd[1].revents & POLLIN)) {
-      for (int k = 0; k < 8 && control->serveOne(controlTarget); ++k) {
-      }
-    }
+    if (control) control->serve(controlTarget);  // never blocks: reads what arrived, answers what is complete
 
     uint64_t now = pipeline::monotonicNowNs();
     for (size_t i = 0; i < faults.size(); ++i) {
