@@ -111,10 +111,15 @@ struct Problem {
   int line = 0;
   std::string setting;
   std::string message;
+  // The last entry of a long list stands for the problems not listed ("N more problems not shown"): N here.
+  std::size_t notShown = 0;
   // "file:line: setting: message"; ":line" is left out when line is 0, "setting: " when setting is empty.
   std::string format() const;
   bool operator==(const Problem&) const = default;
 };
+
+// How many problems were found: those listed and those a long list left out (not problems.size()). Any thread.
+std::size_t problemCount(const std::vector<Problem>& problems) noexcept;
 
 // Either a complete, valid Config (problems empty) or every problem found (config empty): never half-applied.
 struct LoadResult {

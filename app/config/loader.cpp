@@ -70,7 +70,9 @@ class Problems {
   // In file order; problems without a line (whole file, rules among overrides) first.
   std::vector<Problem> take() {
     std::stable_sort(list_.begin(), list_.end(), [](const Problem& a, const Problem& b) { return a.line < b.line; });
-    if (dropped_ > 0) list_.push_back(Problem{file_, 0, "", std::to_string(dropped_) + " more problems not shown"});
+    if (dropped_ > 0) {
+      list_.push_back(Problem{file_, 0, "", std::to_string(dropped_) + " more problems not shown", dropped_});
+    }
     return std::move(list_);
   }
 
@@ -430,6 +432,12 @@ bool parseXml(std::string_view xml, tinyxml2::XMLDocument& doc, Problems& proble
 std::string errnoText(int error) { return std::generic_category().message(error); }
 
 }  // namespace
+
+std::size_t problemCount(const std::vector<Problem>& problems) noexcept {
+  std::size_t n = 0;
+  for (const Problem& p : problems) n += p.notShown > 0 ? p.notShown : 1;
+  return n;
+}
 
 std::string Problem::format() const {
   std::string out = file;

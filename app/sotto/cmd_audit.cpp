@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/config/config.h"
+#include "app/common/json_text.h"
 #include "app/sotto/commands.h"
 #include "engine/privacy/audit.h"
 #include "sotto/hal/keystore.h"
@@ -32,32 +33,6 @@ void auditUsage(FILE* out) {
                "crash, is noted), 1 when the integrity check fails (the first bad record is named) or the log\n"
                "cannot be read, 2 usage.\n",
                config::kDefaultPath);
-}
-
-void appendEscaped(std::string& out, std::string_view s, bool json) {
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += json ? "\\\"" : "\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (ch < 0x20 || ch == 0x7F) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, json ? "\\u%04x" : "\\x%02x", ch);
-          out += buf;
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-}
-
-std::string jsonString(std::string_view s) {
-  std::string out = "\"";
-  appendEscaped(out, s, true);
-  return out + "\"";
 }
 
 std::string isoTime(std::int64_t ms) {
@@ -132,14 +107,14 @@ int cmdAudit(int argc, char** argv) {
   for (const privacy::AuditRecord& r : readout->records) {
     out.clear();
     if (json) {
-      out += "{\"time\":" + jsonString(isoTime(r.timeMs)) + ",\"time_ms\":" + std::to_string(r.timeMs) +
-             ",\"route\":" + jsonString(r.route) + ",\"reason\":" + jsonString(r.reason) +
-             ",\"host\":" + jsonString(r.host) + ",\"bytes\":" + std::to_string(r.sent.size()) +
-             ",\"sent\":" + jsonString(r.sent) + "}\n";
+      out += "{\"time\":" + app::jsonString(isoTime(r.timeMs)) + ",\"time_ms\":" + std::to_string(r.timeMs) +
+             ",\"route\":" + app::jsonString(r.route) + ",\"reason\":" + app::jsonString(r.reason) +
+             ",\"host\":" + app::jsonString(r.host) + ",\"bytes\":" + std::to_string(r.sent.size()) +
+             ",\"sent\":" + app::jsonString(r.sent) + "}\n";
     } else {
-      out += isoTime(r.timeMs) + "  route=" + r.route + "  reason=" + r.reason + "  host=" + r.host + "  " +
-             std::to_string(r.sent.size()) + " bytes\n  ";
-      appendEscaped(out, r.sent, false);
+      out += isoTime(r.timeMs) + "  route=" + app::terminalText(r.route) + "  reason=" + app::terminalText(r.reason) +
+             "  host=" + app::terminalText(r.host) + "  " + std::to_string(r.sent.size()) + " bytes\n  ";
+      app::appendTerminalText(out, r.sent);  // request bytes: shown, never acted on by the terminal
       out += "\n";
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

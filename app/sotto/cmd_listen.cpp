@@ -17,6 +17,7 @@
 #include "app/sotto/commands.h"
 #include "engine/intents/catalogue.h"
 #include "engine/speech/listener.h"
+#include "app/common/json_text.h"
 #include "hal/audio/wav/wav_format.h"
 
 #ifndef SOTTO_INTENTS_SOURCE_CATALOGUE
@@ -49,26 +50,6 @@ void listenUsage(FILE* out) {
                *SOTTO_INTENTS_SOURCE_CATALOGUE ? SOTTO_INTENTS_SOURCE_CATALOGUE : "(none compiled in)");
 }
 
-void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
 
 // The file as 16 kHz mono: channels averaged, other rates through speexdsp's resampler (quality 8).
 Result<std::vector<int16_t>> readWav16k(const std::string& path) {
@@ -120,7 +101,7 @@ class Printer final : public speech::ListenerEvents {
   void onPartial(std::string_view text, uint64_t tMs) override {
     if (json_) {
       line_ = "{\"event\":\"partial\",\"text\":";
-      appendJsonString(line_, text);
+      app::appendJsonString(line_, text);
       std::printf("%s,\"t_ms\":%llu}\n", line_.c_str(), static_cast<unsigned long long>(tMs));
     } else {
       std::printf("%8.2f s  partial  %.*s\n", tMs / 1000.0, static_cast<int>(text.size()), text.data());
@@ -129,12 +110,12 @@ class Printer final : public speech::ListenerEvents {
   void onFinal(const speech::Transcript& t, uint64_t tMs, uint64_t delayMs) override {
     if (json_) {
       line_ = "{\"event\":\"final\",\"text\":";
-      appendJsonString(line_, t.text);
+      app::appendJsonString(line_, t.text);
       std::printf("%s,\"t_ms\":%llu,\"endpoint_delay_ms\":%llu,\"endpoint_by\":\"%s\"", line_.c_str(),
                   static_cast<unsigned long long>(tMs), static_cast<unsigned long long>(delayMs), endpointBy());
       if (understood()) {
         line_ = ",\"intent\":";
-        appendJsonString(line_, intentName(t.intent));
+        app::appendJsonString(line_, intentName(t.intent));
         std::printf("%s,\"confidence\":%.3f", line_.c_str(), static_cast<double>(t.confidence));
       }
       std::printf("}\n");

@@ -85,6 +85,8 @@ int main(int argc, char** argv) {
     auto r = sotto::config::loadFile(argv[2]);
     if (!r.config) {
       for (const auto& p : r.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
+      const std::size_t n = sotto::config::problemCount(r.problems);  // the ones not shown too
+      std::fprintf(stderr, "%s: %zu problem%s, configuration not valid\n", argv[2], n, n == 1 ? "" : "s");
       return 2;
     }
     std::printf("%s: valid\n", argv[2]);

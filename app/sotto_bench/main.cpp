@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/json_text.h"
 #include "app/common/version.h"
 #include "app/sotto_bench/e2e_launch.h"
 #include "app/sotto_bench/llm_bench.h"
@@ -96,21 +97,10 @@ unsigned usableCpus() {
   return ::sched_getaffinity(0, sizeof set, &set) == 0 ? static_cast<unsigned>(CPU_COUNT(&set)) : 0;
 }
 
+// The one JSON string rule of the CLI (app/common/json_text.h), without the quotes this file writes itself.
 std::string jsonEscape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  const std::string quoted = sotto::app::jsonString(s);
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 double mib(uint64_t b) { return static_cast<double>(b) / (1024.0 * 1024.0); }

@@ -41,8 +41,8 @@ int checkConfig(const std::string& path) {
   sotto::config::LoadResult r = sotto::config::loadFile(path);
   if (!r.config) {
     for (const auto& p : r.problems) std::fprintf(stderr, "%s\n", p.format().c_str());
-    std::fprintf(stderr, "%s: %zu problem%s, configuration not valid\n", path.c_str(), r.problems.size(),
-                 r.problems.size() == 1 ? "" : "s");
+    const std::size_t n = sotto::config::problemCount(r.problems);  // the ones not shown too
+    std::fprintf(stderr, "%s: %zu problem%s, configuration not valid\n", path.c_str(), n, n == 1 ? "" : "s");
     return 2;
   }
   std::printf("%s: valid\n", path.c_str());

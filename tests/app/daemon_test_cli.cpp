@@ -59,6 +59,25 @@ TEST(Cli, CheckConfigExitCodes) {
   EXPECT_NE(out.find(std::string(path) + ":3: audio.capture.rate:"), std::string::npos) << out;
   EXPECT_NE(out.find(std::string(path) + ":5: privacy.mode:"), std::string::npos) << out;
   EXPECT_EQ(runCapture(SOTTO_CLI_PATH, {"check-config", path}, out), 2);
+  EXPECT_NE(out.find(std::string(path) + ": 2 problems, configuration not valid"), std::string::npos) << out;
+  // Issue 36: past the listed hundred, the count is of every problem ("99900 more problems not shown" was
+  // followed by "101 problems").
+  std::string many = "<sotto version=\"1\">\n";
+  for (int i = 0; i < 250; ++i) many += "<unknown" + std::to_string(i) + "/>\n";
+  many += "</sotto>\n";
+  {
+    std::FILE* f = std::fopen(path, "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(many.c_str(), f);
+    std::fclose(f);
+  }
+  for (const bool daemon : {true, false}) {
+    EXPECT_EQ(daemon ? runCapture(SOTTOD_PATH, {"--check-config", path}, out)
+                     : runCapture(SOTTO_CLI_PATH, {"check-config", path}, out),
+              2);
+    EXPECT_NE(out.find("150 more problems not shown"), std::string::npos) << out;
+    EXPECT_NE(out.find(std::string(path) + ": 250 problems, configuration not valid"), std::string::npos) << out;
+  }
   unlink(path);
   EXPECT_EQ(runCapture(SOTTOD_PATH, {"--check-config", "/nonexistent/sotto.xml"}, out), 2);
   EXPECT_NE(out.find("/nonexistent/sotto.xml"), std::string::npos);

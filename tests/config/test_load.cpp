@@ -290,6 +290,8 @@ TEST(Load, ProblemsAreCappedWithACount) {
             "cache, latency, router, paths, log, watchdog)");
   EXPECT_EQ(r.problems[99].line, 101);
   EXPECT_EQ(r.problems[100].format(), "many.xml: 50 more problems not shown");
+  // Issue 36: the count is of every problem found, not of the lines listed ("101 problems" after "50 more").
+  EXPECT_EQ(problemCount(r.problems), 150u);
 }
 
 TEST(Load, LongNamesAndValuesAreClippedInMessages) {

@@ -155,6 +155,39 @@ TEST(PiiCli, RefusedLinesArePrivateNotEmpty) {
   EXPECT_NE(out.find("\"type\":\"PHONE\"}]}\n"), std::string::npos) << out;
 }
 
+// Issue 36: output hygiene. `sotto pii --json` copied invalid UTF-8 raw into "text" (not valid JSON text); `sotto
+// audit` printed request bytes U+202E (right-to-left override) and U+200B (zero width space) raw to the terminal.
+TEST(PiiCli, InvalidUtf8IsNeverCopiedIntoTheJson) {
+  std::string out;
+  EXPECT_EQ(piiCli("my ssn is 078\xFF-05-1120 \xC0\xAF \xED\xA0\x80\n", out), 1) << out;
+  EXPECT_NE(out.find("{\"text\":\"my ssn is 078\\ufffd-05-1120 \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\","),
+            std::string::npos)
+      << out;
+  for (const unsigned char c : out) EXPECT_LT(c, 0x80u) << "only ASCII: every byte outside it was escaped";
+  // Format characters are escaped too (a JSON reader gets them back; a terminal does not act on them).
+  EXPECT_EQ(piiCli("hello \u202Eevil\u200B\n", out), 0) << out;
+  EXPECT_NE(out.find("\"text\":\"hello \\u202eevil\\u200b\""), std::string::npos) << out;
+}
+
+TEST_F(AuditCli, RequestBytesNeverReachTheTerminalRaw) {
+  auto ks = hal::KeystoreRegistry::instance().open({"file", tmp_.path(), true});
+  ASSERT_TRUE(ks.ok());
+  auto key = (*ks)->deriveKey(kAuditKeyPurpose);
+  ASSERT_TRUE(key.ok());
+  auto log = AuditLog::open(AuditOptions{tmp_.path() + "/" + kAuditDirName, 64 * 1024, 4}, *key);
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->append({1767225600000, "cloud", "forced", "127.0.0.1:8080",
+                              "pay \u202Eevil\u200B \x1b[31mred \xFF"}).ok());
+  std::string out;
+  ASSERT_EQ(run({}, out), 0) << out;
+  EXPECT_NE(out.find("pay \\u{202E}evil\\u{200B} \\x1b[31mred \\xff"), std::string::npos) << out;
+  EXPECT_EQ(out.find("\u202E"), std::string::npos) << out;
+  EXPECT_EQ(out.find("\u200B"), std::string::npos) << out;
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+  ASSERT_EQ(run({"--json"}, out), 0) << out;
+  EXPECT_NE(out.find("\"sent\":\"pay \\u202eevil\\u200b \\u001b[31mred \\ufffd\""), std::string::npos) << out;
+}
+
 // Before the chain, a cut exactly at a record boundary went unnoticed (exit 0): now it fails and names the record.
 TEST_F(AuditCli, ACutAtARecordBoundaryFailsAndNamesTheRecord) {
   appendTwo();
