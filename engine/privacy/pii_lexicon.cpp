@@ -179,7 +179,7 @@ void PiiLexicon::addPhrases(std::string_view s, std::uint32_t flags) {
 }
 
 PiiLexicon::PiiLexicon() {
-  entries_.reserve(4096);
+  entries_.reserve(4096 + 26000);
   addList(kFirstNames, lex::firstName);
   addList(kSurnames, lex::surname);
   addList(kCommon, lex::common);
@@ -213,6 +213,29 @@ PiiLexicon::PiiLexicon() {
     }
   }
   entries_.resize(w);
+  // The locales' names, for words the lists above do not know: a hand-listed word keeps its own classes ("the",
+  // "miles" and "angeles" are in some locale's surname list too).
+  const std::size_t known = entries_.size();
+  const auto addUnknown = [&](std::string_view list, std::uint32_t flags) {
+    std::size_t i = 0;
+    while (i < list.size()) {
+      while (i < list.size() && list[i] == ' ') ++i;
+      std::size_t j = i;
+      while (j < list.size() && list[j] != ' ') ++j;
+      const std::string_view key = list.substr(i, j - i);
+      if (!key.empty()) {
+        const auto it = std::lower_bound(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(known), key,
+                                         [](const Entry& e, std::string_view k) { return e.key < k; });
+        if (it == entries_.begin() + static_cast<std::ptrdiff_t>(known) || it->key != key) {
+          entries_.push_back(Entry{key, flags});
+        }
+      }
+      i = j;
+    }
+  };
+  for (std::size_t p = 0; p < detail::kLocaleFirstNamesParts; ++p) addUnknown(detail::kLocaleFirstNames[p], lex::firstName);
+  for (std::size_t p = 0; p < detail::kLocaleSurnamesParts; ++p) addUnknown(detail::kLocaleSurnames[p], lex::surname);
+  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
   entries_.shrink_to_fit();
   for (const Entry& e : entries_) {
     if (!(e.flags & (lex::condition | lex::medication)) || e.key.size() < kMinNearWord - 1 || e.key.size() > kMaxNearWord ||

@@ -77,6 +77,13 @@ extern const std::string_view kMedications;      // single-word drug names (gene
 extern const std::string_view kWordNetConditions;   // comma-separated, generated from WordNet (gen_pii_medical.py)
 extern const std::string_view kWordNetMedications;  // comma-separated, generated from WordNet (gen_pii_medical.py)
 extern const std::string_view kCarePhrases;         // comma-separated, lex::care
+// Given names and surnames of some sixty locales (pii_names_data.cpp, by gen_pii_names.py), space-separated, in
+// parts: added only where the hand-written lists do not know the word (those decide for words that are also
+// something else).
+extern const std::string_view kLocaleFirstNames[];
+extern const std::size_t kLocaleFirstNamesParts;
+extern const std::string_view kLocaleSurnames[];
+extern const std::size_t kLocaleSurnamesParts;
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).
 inline constexpr std::size_t kEnglishFilterParts = 4;

@@ -67,9 +67,12 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
       ok = !(f & (lex::common | lex::function | lex::relation)) || u.tok[e].capital;
     } else if (f == 0 && lettersOnly(u, e) && u.stem(e).size() >= 2) {
       // Unknown word after a name: a surname when typed capitalized, or when spoken and followed by a boundary.
-      ok = u.caseless ? (e + 1 == u.n || u.has(e + 1, lex::function | lex::common | lex::notName) || u.tok[e].possessive ||
-                       u.isNum(e + 1))
-                    : (u.tok[e].capital && u.tok[i].capital);
+      // Spoken, an ordinary English word after a name is what the person does ("is tomasz nowak [coming] to"),
+      // not a surname: the surname lists know the rest.
+      ok = u.caseless ? (!u.tok[e].english &&
+                         (e + 1 == u.n || u.has(e + 1, lex::function | lex::common | lex::notName) ||
+                          u.tok[e].possessive || u.isNum(e + 1)))
+                      : (u.tok[e].capital && u.tok[i].capital);
     }
     if (!ok) break;
     ++e;
@@ -89,7 +92,20 @@ bool publicFigureFrame(const Utterance& u) noexcept {
       u.contains("queen")) {
     return true;
   }
-  if (u.contains("favorite") || u.contains("favourite")) return true;
+  // "my favourite singer is adele", "who's your favourite actor": a favourite of a public kind. Not "what is
+  // ingrid's favourite colour", a private person's taste.
+  for (std::size_t i = 0; i + 1 < u.n; ++i) {
+    if ((u.is(i, "favorite") || u.is(i, "favourite")) &&
+        u.anyOf(i + 1, i + 2, {"singer", "singers", "band", "bands", "actor", "actors", "actress", "author",
+                               "authors", "writer", "writers", "artist", "artists", "musician", "musicians", "rapper",
+                               "player", "players", "athlete", "team", "teams", "composer", "poet", "painter",
+                               "director", "comedian", "youtuber", "streamer", "character", "celebrity", "footballer",
+                               "golfer", "driver", "group", "dj", "president", "scientist", "philosopher", "chef",
+                               "host", "presenter", "drummer", "guitarist", "pianist", "novelist", "star", "idol",
+                               "influencer", "podcaster", "song", "songs", "album", "movie", "film", "book", "show"})) {
+      return true;
+    }
+  }
   if ((w0 == "when" || w0 == "where" || w0 == "how" || w0 == "what" || w0 == "what's" || w0 == "tell") &&
       (u.contains("was") || u.contains("did") || u.contains("about"))) {
     return true;
@@ -233,7 +249,11 @@ void findPeople(const Utterance& u, Candidates& c) noexcept {
       s = i + 1;
       slot = Slot::strong;
     } else if (u.anyOf(i, i + 1, {"did", "has", "have", "does", "will", "can", "should", "is"}) &&
-               plainName(u, i + 1)) {
+               (plainName(u, i + 1) ||
+                // A given name that is also a word, made a name by the listed surname after it: "did [marguerite
+                // fontaine] call".
+                (i + 2 < u.n && lettersOnly(u, i + 1) && !u.has(i + 1, lex::function | lex::notName | lex::relation) &&
+                 (u.tok[i + 2].lex & lex::surname) && !u.has(i + 2, lex::common | lex::function)))) {
       // "did [umar] call", "has [umar juarez] replied yet", "what did [Uchenna Mbatha] say".
       std::size_t e = nameEnd(u, i + 1);
       if (!personVerbAfter(u, e) && e == i + 2 && plainName(u, e) && personVerbAfter(u, e + 1)) ++e;  // "has [umar juarez] replied"

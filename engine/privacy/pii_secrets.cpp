@@ -116,7 +116,31 @@ std::size_t joinedLetters(std::string_view raw) noexcept {
   return letters;
 }
 
+// The NATO spelling alphabet ("kilo alpha tango"): the letter a word stands for, 0 for any other word.
+char natoLetter(std::string_view w) noexcept {
+  static constexpr std::string_view kNato[] = {"alpha",  "bravo",   "charlie", "delta",  "echo",   "foxtrot", "golf",
+                                               "hotel",  "india",   "juliet",  "kilo",   "lima",   "mike",    "november",
+                                               "oscar",  "papa",    "quebec",  "romeo",  "sierra", "tango",   "uniform",
+                                               "victor", "whiskey", "xray",    "yankee", "zulu"};
+  for (std::size_t k = 0; k < std::size(kNato); ++k) {
+    if (w == kNato[k]) return static_cast<char>('a' + k);
+  }
+  if (w == "alfa") return 'a';
+  if (w == "juliett") return 'j';
+  if (w == "whisky") return 'w';
+  if (w == "x-ray") return 'x';
+  return 0;
+}
+
 void findSpeltWords(const Utterance& u, Candidates& c) noexcept {
+  // Three or more words of the spelling alphabet in a row spell something out ("kilo alpha tango india"): a name, as
+  // letters said one by one are (a password or a code so spelt is caught by its cue, at a higher priority).
+  for (std::size_t i = 0; i < u.n; ++i) {
+    std::size_t j = i;
+    while (j < u.n && natoLetter(u.word(j)) != 0) ++j;
+    if (j - i >= 3 && !c.covered(i, j, prio::person + 1)) c.add(i, j, PiiType::person, prio::person + 1);
+    if (j > i) i = j - 1;
+  }
   for (std::size_t i = 0; i < u.n; ++i) {
     if (joinedLetters(u.raw(i)) >= 4) {
       std::size_t j = i + 1;

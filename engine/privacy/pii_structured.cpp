@@ -337,15 +337,71 @@ bool emailSeparator(const Utterance& u, std::size_t i) noexcept {
   return u.anyOf(i, i + 1, {"dot", "underscore", "dash", "hyphen", "period"});
 }
 bool domainLabel(const Utterance& u, std::size_t i) noexcept {
-  if (i >= u.n || emailSeparator(u, i) || u.is(i, "at")) return false;
+  if (i >= u.n || emailSeparator(u, i) || u.is(i, "at") || u.word(i).front() == '(' || u.word(i).front() == '[') {
+    return false;
+  }
   for (char ch : u.word(i)) {
     if (!isAlnum(ch)) return false;
   }
   return true;
 }
 
+// "(at)", "[at]", "{at}", "<at>" and the same for "dot": the ways an address is typed to keep it from harvesters.
+std::size_t obfuscatedMark(std::string_view w, std::size_t at, std::string_view word) noexcept {
+  if (at + word.size() + 2 > w.size()) return 0;
+  const char open = w[at];
+  const char close = open == '(' ? ')' : open == '[' ? ']' : open == '{' ? '}' : open == '<' ? '>' : 0;
+  if (close == 0 || w.substr(at + 1, word.size()) != word || w[at + 1 + word.size()] != close) return 0;
+  return word.size() + 2;
+}
+bool atWord(const Utterance& u, std::size_t i) noexcept {
+  const std::string_view w = u.word(i);
+  return w == "at" || (w.size() == 4 && obfuscatedMark(w, 0, "at") == 4);
+}
+bool dotWord(const Utterance& u, std::size_t i) noexcept {
+  const std::string_view w = u.word(i);
+  return w == "dot" || (w.size() == 5 && obfuscatedMark(w, 0, "dot") == 5);
+}
+
+// One typed token "jane(at)example(dot)com" or "john[at]example[dot]org": a local part, an at mark, then domain
+// labels joined by dot marks or dots, the last a known top-level domain.
+bool obfuscatedEmail(const Utterance& u, std::string_view w) noexcept {
+  std::size_t at = std::string_view::npos, atLen = 0;
+  for (std::size_t k = 1; k < w.size(); ++k) {
+    if (const std::size_t m = obfuscatedMark(w, k, "at"); m != 0) {
+      at = k;
+      atLen = m;
+      break;
+    }
+  }
+  if (at == std::string_view::npos) return false;
+  for (std::size_t k = 0; k < at; ++k) {
+    if (!isAlnum(w[k]) && w[k] != '.' && w[k] != '_' && w[k] != '-' && w[k] != '+') return false;
+  }
+  std::size_t labels = 0, start = at + atLen;
+  std::string_view last;
+  for (std::size_t k = start; k <= w.size(); ++k) {
+    std::size_t sep = 0;
+    if (k < w.size()) sep = w[k] == '.' ? 1 : obfuscatedMark(w, k, "dot");
+    if (k == w.size() || sep != 0) {
+      if (k == start) return false;  // an empty label
+      last = w.substr(start, k - start);
+      ++labels;
+      k += sep == 0 ? 0 : sep - 1;
+      start = k + 1;
+      continue;
+    }
+    if (!isAlnum(w[k]) && w[k] != '-') return false;
+  }
+  return labels >= 2 && (u.lexicon->lookup(last) & lex::tld) != 0;
+}
+
 void findEmails(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
+    if (!u.tok[i].hasAt && obfuscatedEmail(u, u.word(i))) {
+      c.add(i, i + 1, PiiType::email, prio::email);
+      continue;
+    }
     if (u.tok[i].hasAt) {
       const std::string_view w = u.word(i);
       const std::size_t at = w.find('@');
@@ -354,13 +410,13 @@ void findEmails(const Utterance& u, Candidates& c) noexcept {
       }
       continue;
     }
-    if (!u.is(i, "at") || i == 0) continue;
-    // Domain: label ((dot|dash) label)*, ending in "dot <tld>".
+    if (!atWord(u, i) || i == 0) continue;
+    // Domain: label ((dot|dash) label)*, ending in "dot <tld>" ("[at]" and "(dot)" typed apart count as said).
     std::size_t p = i + 1, end = 0;
     if (!domainLabel(u, p)) continue;
     ++p;
-    while (p + 1 < u.n && (u.is(p, "dot") || u.is(p, "dash") || u.is(p, "hyphen")) && domainLabel(u, p + 1)) {
-      if (u.is(p, "dot") && u.has(p + 1, lex::tld)) end = p + 2;
+    while (p + 1 < u.n && (dotWord(u, p) || u.is(p, "dash") || u.is(p, "hyphen")) && domainLabel(u, p + 1)) {
+      if (dotWord(u, p) && u.has(p + 1, lex::tld)) end = p + 2;
       p += 2;
     }
     if (end == 0) continue;
@@ -473,6 +529,50 @@ void findIps(const Utterance& u, Candidates& c) noexcept {
   }
 }
 
+// ---- coordinates ----
+// A signed decimal degree with at least three decimals (a position, not a temperature or a price), within limit,
+// optionally followed by a hemisphere letter or a degree sign; its value in v.
+bool decimalDegree(std::string_view w, double limit, double& v) noexcept {
+  std::size_t k = 0;
+  bool negative = false;
+  if (k < w.size() && (w[k] == '-' || w[k] == '+')) negative = w[k++] == '-';
+  std::size_t digits = 0, decimals = 0;
+  double value = 0.0, scale = 1.0;
+  for (; k < w.size() && isDigit(w[k]) && digits < 4; ++k, ++digits) value = value * 10 + (w[k] - '0');
+  if (digits == 0 || digits > 3 || k >= w.size() || w[k] != '.') return false;
+  for (++k; k < w.size() && isDigit(w[k]); ++k, ++decimals) value += (w[k] - '0') * (scale /= 10);
+  if (decimals < 3) return false;
+  std::string_view rest = w.substr(k);
+  if (rest.substr(0, 2) == "\xc2\xb0") rest.remove_prefix(2);  // the degree sign
+  if (rest == "n" || rest == "e") rest = {};
+  if (rest == "s" || rest == "w") negative = true, rest = {};
+  if (!rest.empty() || value > limit) return false;
+  v = negative ? -value : value;
+  return true;
+}
+
+// "51.5007, -0.1246", "40.7128 N 74.0060 W", "51.5007,-0.1246": where someone is, as precisely as an address.
+void findCoordinates(const Utterance& u, Candidates& c) noexcept {
+  double lat = 0, lon = 0;
+  for (std::size_t i = 0; i < u.n; ++i) {
+    const std::string_view w = u.word(i);
+    if (!u.tok[i].hasDigit) continue;
+    if (const std::size_t comma = w.find(','); comma != std::string_view::npos) {
+      if (decimalDegree(w.substr(0, comma), 90, lat) && decimalDegree(w.substr(comma + 1), 180, lon)) {
+        c.add(i, i + 1, PiiType::location, prio::location);
+      }
+      continue;
+    }
+    std::size_t j = i + 1;
+    if (j < u.n && (u.is(j, "n") || u.is(j, "s"))) ++j;  // "40.7128 n 74.0060 w"
+    if (!decimalDegree(w, 90, lat) || j >= u.n || !decimalDegree(u.word(j), 180, lon)) continue;
+    std::size_t end = j + 1;
+    if (end < u.n && (u.is(end, "e") || u.is(end, "w"))) ++end;
+    c.add(i, end, PiiType::location, prio::location);
+    i = end - 1;
+  }
+}
+
 }  // namespace
 
 bool isLetterToken(const Utterance& u, std::size_t i) noexcept {
@@ -491,6 +591,7 @@ void findStructured(const Utterance& u, Candidates& c) noexcept {
   findSsns(u, c);
   findEmails(u, c);
   findIps(u, c);
+  findCoordinates(u, c);
   findPhones(u, c);
 }
 

@@ -102,6 +102,20 @@ const Plant kIssue19Plants[] = {
     {"i met zanele yesterday, 555 123 4567 is her number", "zanele", false},
 };
 
+// Issue 36: what a hostile probe still sent in private mode, whole or in part: names in ordinary sentences, e-mail
+// addresses typed to fool harvesters, coordinates, a name spelt in the NATO alphabet. Each leaves only as a
+// placeholder (or stays on the device).
+const Plant kIssue36Plants[] = {
+    {"did marguerite fontaine call today", "fontaine", false},
+    {"what is ingrid solberg's favourite colour", "solberg", false},
+    {"is tomasz nowak coming to dinner", "nowak", false},
+    {"write to jane(at)example(dot)com about the picnic", "jane(at)example(dot)com", false},
+    {"forward it to john[at]example[dot]org please", "john[at]example[dot]org", false},
+    {"send it to john [at] example [dot] org please", "john [at] example [dot] org", false},
+    {"i am at 51.5007, -0.1246 where is the nearest cafe", "51.5007", false},
+    {"my friend is called kilo alpha tango india what is a good gift", "kilo alpha tango india", false},
+};
+
 // Captures stderr (where the log goes without a journal) into a file for the duration.
 class StderrCapture {
  public:
@@ -313,6 +327,18 @@ TEST_F(Canary, Issue19FormsNeverLeaveInAnyMode) {
   EXPECT_EQ(standard.serverBodies, standard.audited);
   EXPECT_GE(standard.escalated, 5u);  // at least the redactable ones went, anonymized
   for (const Plant& p : kIssue19Plants) expectAbsent(standard, p, "standard");
+}
+
+TEST_F(Canary, Issue36FormsLeaveOnlyAsPlaceholders) {
+  std::vector<bool> each;
+  const Evidence priv = run(privacy::PrivacyMode::private_, kIssue36Plants, &each);
+  EXPECT_EQ(priv.serverBodies, priv.audited);
+  for (const Plant& p : kIssue36Plants) expectAbsent(priv, p, "private");
+  // They were sent (anonymized), so the check above looked at real requests.
+  std::size_t sent = 0;
+  for (const bool e : each) sent += e ? 1 : 0;
+  EXPECT_GE(sent, std::size(kIssue36Plants) - 1);
+  for (const auto& b : priv.serverBodies) EXPECT_NE(b.find("_1]"), std::string::npos) << b;
 }
 
 // Issue 36: a local-only type the model only suspects (no span to redact) routes exactly like a found one, on the
