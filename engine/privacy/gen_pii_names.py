@@ -6,6 +6,8 @@
 # "baker") or any word WordNet lists, names of places and famous people among them ("austin", "lincoln"), is left
 # out: those stay with the hand-written lists and their rules for words that are also names.
 #
+# With them, the public figures WordNet names (lex::famous): the people a request names as public ones.
+#
 # Input: the npm registry's @faker-js/faker (MIT licence, "Copyright 2022-2025 Faker"), its locales' person
 # definitions (first_name, last_name), read with the machine's Node.js; Debian's wordnet-base for the words to
 # leave out. Names are folded to ASCII (accents dropped); those in other scripts are left out. The output is
@@ -123,6 +125,13 @@ def main():
         if len(first) + len(last) > n0:
             used.append(loc[len('faker'):].lower())
     last -= first  # one list per word: a given name is not looked up twice
+    # Public figures WordNet names (its person instances of two or three words: "jack nicholson", "grace kelly"):
+    # a name the rules and the model would otherwise take for a private person's, in "how old is jack nicholson".
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'bench', 'nlu'))
+    import lexres
+    wn = lexres.WordNet()
+    people = wn.lemmas(wn.hyponyms(wn.sense('person', 'n', 1), instances=True, classes=False), proper=True)
+    famous = sorted(p for p in people if 2 <= len(p.split()) <= 3 and re.fullmatch(r"[a-z' ]+", p) and ',' not in p)
     out = sys.stdout
     out.write('// SPDX-License-Identifier: MIT\n')
     out.write('// %d given names and %d surnames from @faker-js/faker %s (MIT licence, Copyright 2022-2025 Faker), '
@@ -159,6 +168,17 @@ def main():
                 line += w + ' '
             out.write(line + '",\n')
         out.write('};\nconst std::size_t %sParts = %d;\n\n' % (name, len(parts)))
+    out.write('// %d public figures WordNet 3.0 names (Debian\'s wordnet-base, Princeton\'s licence), comma-separated.\n'
+              % len(famous))
+    out.write('const std::string_view kWordNetFamousPeople =\n')
+    line = '    "'
+    for k, f in enumerate(famous):
+        piece = f + (',' if k + 1 < len(famous) else '')
+        if len(line) + len(piece) + 2 > 118:
+            out.write(line + '"\n')
+            line = '    "'
+        line += piece
+    out.write(line + '";\n\n')
     out.write('}  // namespace sotto::privacy::detail\n')
 
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Postal addresses: house number + street name + street type, then optional unit, city, region, postal code.
+#include <algorithm>
+
 #include "engine/privacy/pii_numbers.h"
 #include "engine/privacy/pii_recognizers.h"
 
@@ -120,9 +122,39 @@ std::size_t postalCode(const Utterance& u, std::size_t i) noexcept {
   return 0;
 }
 
+// An Irish Eircode: a routing key (a letter and two digits, or "D6W") and four letters or digits, written ("D09
+// X2Y3") or said one by one ("d zero nine x two y three"). Returns the end (0: none).
+std::size_t eircode(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  const std::string_view raw = u.raw(i);
+  const auto alnum = [](char ch) { return isDigit(ch) || isUpperAscii(ch) || (ch >= 'a' && ch <= 'z'); };
+  if (raw.size() == 3 && alnum(raw[0]) && !isDigit(raw[0]) && isDigit(raw[1]) && alnum(raw[2])) {
+    const std::string_view next = u.raw(i + 1);
+    if (next.size() == 4 && std::all_of(next.begin(), next.end(), alnum)) return i + 2;
+    return 0;
+  }
+  if (!isLetterToken(u, i)) return 0;
+  auto digitAt = [&](std::size_t q) { return q < u.n && u.tok[q].num == NumKind::digit; };
+  if (!digitAt(i + 1) || !(digitAt(i + 2) || isLetterToken(u, i + 2))) return 0;
+  std::size_t p = i + 3, k = 0;
+  while (k < 4 && (digitAt(p) || isLetterToken(u, p))) ++p, ++k;
+  return k == 4 ? p : 0;
+}
+
+// An Australian postcode after its state: four digits, written or said one by one ("two one five zero").
+std::size_t fourDigitCode(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return 0;
+  if (u.tok[i].allDigits && u.raw(i).size() == 4) return i + 1;
+  std::size_t p = i;
+  while (p < u.n && p < i + 4 && u.tok[p].num == NumKind::digit) ++p;
+  return p == i + 4 && !(p < u.n && u.isNum(p)) ? p : 0;
+}
+
 // A region after the city: state names ("north carolina") or written codes ("NC").
 std::size_t regionPart(const Utterance& u, std::size_t i) noexcept {
   if (i >= u.n) return 0;
+  // An Irish county: "Co. Waterford", "county cork".
+  if ((u.is(i, "co") || u.is(i, "county")) && i + 1 < u.n && u.has(i + 1, lex::region)) return i + 2;
   if (i + 1 < u.n && (u.lexicon->lookup(u.phrase(i, i + 2)) & lex::region)) return i + 2;
   if (!u.has(i, lex::region)) return 0;
   const std::string_view raw = u.raw(i);
@@ -141,12 +173,27 @@ std::size_t cityPart(const Utterance& u, std::size_t i) noexcept {
   for (std::size_t k = 0; k < 3 && cityWord(u, i + k); ++k) {
     const std::size_t e = i + k + 1;
     if (e == u.n || u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter || regionPart(u, e) != 0 ||
-        postalCode(u, e) != 0 || u.anyOf(e, e + 1, {"to", "and", "please", "tomorrow", "today", "by", "for"})) {
+        postalCode(u, e) != 0 || eircode(u, e) != 0 ||
+        u.anyOf(e, e + 1, {"to", "and", "please", "tomorrow", "today", "by", "for"})) {
       best = e;
     }
     if (u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter) break;
   }
   return best;
+}
+
+// The street part of an address everyone knows: the Prime Minister's, the President's, Sherlock Holmes's, the
+// Simpsons'. Knowledge, not a person's address.
+bool famousAddress(const Utterance& u, std::size_t i, std::size_t street) noexcept {
+  const std::string_view s = u.phrase(i, street);
+  for (const std::string_view f : {"10 downing street", "ten downing street", "1600 pennsylvania avenue",
+                                   "sixteen hundred pennsylvania avenue", "221b baker street", "742 evergreen terrace",
+                                   "seven four two evergreen terrace", "seven forty two evergreen terrace",
+                                   "one infinite loop", "1 infinite loop", "350 fifth avenue", "4 privet drive",
+                                   "four privet drive", "12 grimmauld place", "124 conch street", "31 spooner street"}) {
+    if (s == f) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -175,10 +222,37 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept {
     if (std::size_t e = unitPart(u, end)) end = e;
     if (std::size_t e = cityPart(u, end)) {
       end = e;
-      if (std::size_t r = regionPart(u, end)) end = r;
-      if (std::size_t z = postalCode(u, end)) end = z;
+      // "dublin nine": Dublin's postal districts.
+      std::uint32_t district = 0;
+      std::size_t d = 0;
+      if (u.is(end - 1, "dublin") && u.isNum(end) && readCardinal(u, end, district, d) && district >= 1 &&
+          district <= 24) {
+        end = d;
+      }
+      // More place words before the region: "sandy bay tasmania", "douglas, cork".
+      for (int more = 0; more < 2 && regionPart(u, end) == 0 && !u.tok[end - 1].stopAfter; ++more) {
+        const std::size_t next = cityPart(u, end);
+        if (next == 0 || regionPart(u, next) == 0) break;
+        end = next;
+      }
+      bool region = false;
+      if (std::size_t r = regionPart(u, end)) end = r, region = true;
+      if (std::size_t z = postalCode(u, end)) {
+        end = z;
+      } else if (std::size_t z2 = eircode(u, end)) {
+        end = z2;
+      } else if (std::size_t z3 = region ? fourDigitCode(u, end) : 0) {
+        end = z3;
+      }
     } else if (std::size_t z = postalCode(u, end)) {
       end = z;
+    } else if (std::size_t z2 = eircode(u, end)) {
+      end = z2;
+    }
+    // Addresses everyone knows, asked about as such: "what's the postcode for 10 downing street".
+    if (famousAddress(u, i, street)) {
+      i = end - 1;
+      continue;
     }
     // Unit written first: "Flat 9, 57 Mill Ln".
     std::size_t start = i;

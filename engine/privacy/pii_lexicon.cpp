@@ -61,6 +61,7 @@ constexpr std::string_view kNotNames =
     "alright right so well sorry listen quick question cheers thanks ta please speaking here there "
     "born age aged patient holder register name named called social condition account acct number num id address "
     "dob "
+    "whether bro bruv dude guys lol pls plz thx ya yeah yep nope innit "
     "try upped port passcode passphrase password pin "
     "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
@@ -87,7 +88,8 @@ constexpr std::string_view kStreetTypes =
     "street st avenue ave av road rd lane ln drive dr court ct boulevard blvd way place pl terrace ter "
     "crescent cres close circle cir parkway pkwy highway hwy square sq row grove gardens trail trl path "
     "alley walk mews hill rise view broadway plaza loop run pike turnpike expressway esplanade parade "
-    "wynd quay strasse rue calle via";
+    "wynd quay strasse rue calle via heights lawn lawns park green vale dale avenue grange meadows meadow "
+    "glade glen brae chase crest ridge point cove court gate gardens downs fields park estate";
 
 // Heads of named places (the last word of "greenfield middle school", "mercy general hospital").
 constexpr std::string_view kPlaceHeads =
@@ -96,7 +98,7 @@ constexpr std::string_view kPlaceHeads =
     "mall office offices headquarters hq factory plant warehouse library center centre institute "
     "laboratory lab studio studios pharmacy surgery practice home homes living residence manor lodge "
     "apartments tower towers plaza park club stadium arena theatre theater museum hotel inn resort "
-    "bank branch depot station base prison jail court courthouse hall elementary primary";
+    "bank branch depot station base prison jail court courthouse hall elementary primary house mosque";
 
 constexpr std::string_view kPlaceQualifiers =
     "medical general memorial community regional children's childrens university county city saint st "
@@ -112,11 +114,15 @@ constexpr std::string_view kRegions =
     "vermont virginia washington wisconsin wyoming "
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd "
     "oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc "
-    "england scotland wales ontario quebec alberta";
+    "england scotland wales ontario quebec alberta "
+    "nsw vic qld tas nt act tasmania queensland victoria "
+    "dublin cork galway kerry limerick waterford wexford wicklow kildare meath louth mayo sligo donegal clare "
+    "tipperary kilkenny carlow laois offaly westmeath longford leitrim roscommon cavan monaghan";
 
 constexpr std::string_view kRegionPhrases =
     "new hampshire,new jersey,new mexico,new york,north carolina,north dakota,rhode island,south carolina,"
-    "south dakota,west virginia,british columbia,northern ireland,district of columbia";
+    "south dakota,west virginia,british columbia,northern ireland,district of columbia,new south wales,"
+    "western australia,south australia,northern territory,australian capital territory,nova scotia,new brunswick";
 
 constexpr std::string_view kMonths =
     "january february march april may june july august september october november december "
@@ -197,6 +203,7 @@ PiiLexicon::PiiLexicon() {
   addList(kMonths, lex::month);
   addList(kTlds, lex::tld);
   addPhrases(kFamousPeople, lex::famous);
+  addPhrases(detail::kWordNetFamousPeople, lex::publicFigure);
   addList(kUnits, lex::unit);
   addList(kUnitWords, lex::unitWord);
   addList(kFunction, lex::function);

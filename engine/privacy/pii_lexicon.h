@@ -33,6 +33,9 @@ inline constexpr std::uint32_t notName = 1u << 16;
 // Care that is also the name of where it is given ("on dialysis" and "Tallow Lane Dialysis Centre"): health for
 // the rules, outside a place's name; no feature of the model, whose place names broke on them as one.
 inline constexpr std::uint32_t care = 1u << 17;
+// A public figure WordNet names ("john smith", the explorer, among them): a public one only where the request is
+// about public figures (a knowledge question, media); "call john smith" is a contact. No feature of the model.
+inline constexpr std::uint32_t publicFigure = 1u << 18;
 }  // namespace lex
 
 // Threads: built once by create() (control thread); then read-only, any thread, no allocation.
@@ -84,6 +87,7 @@ extern const std::string_view kLocaleFirstNames[];
 extern const std::size_t kLocaleFirstNamesParts;
 extern const std::string_view kLocaleSurnames[];
 extern const std::size_t kLocaleSurnamesParts;
+extern const std::string_view kWordNetFamousPeople;  // comma-separated full names (pii_names_data.cpp)
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).
 inline constexpr std::size_t kEnglishFilterParts = 4;

@@ -339,6 +339,13 @@ Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, doub
       (hasLocal ? caught : kept) += keptLocal;
     }
     const double share = clean ? static_cast<double>(kept) / static_cast<double>(clean) : 0.0;
+    {
+      char rung[128];
+      std::snprintf(rung, sizeof rung, "\n  suspect at %.2f: %.4f of lines without a local-only value kept local, "
+                                       "%.4f of lines with one", th, share,
+                    local ? static_cast<double>(caught) / static_cast<double>(local) : 1.0);
+      out += rung;
+    }
     if (share <= maxFalseKeep || th == kSuspectLadder[std::size(kSuspectLadder) - 1]) {
       suspect = t;
       keptShare = share;

@@ -100,6 +100,9 @@ Result<std::unique_ptr<PiiModel>> trainPiiModel(std::istream& jsonl, const PiiTr
 // rules and model together; then one suspect threshold for the local-only types (recall first), the lowest at
 // which at most maxFalseKeep of the lines without a local-only value would be kept on the device for nothing.
 // Types that may leave redacted suspect at their span threshold. Returns the report's lines.
-Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, double maxFalseKeep = 0.02);
+// The budget is 4 %: a request kept local for nothing is answered on the device, the price of the promise. (At 2 %,
+// with the second author's tricky lines among the calibration lines, the threshold rose from 0.07 to 0.15 while
+// every rung caught the same 0.995 of their local-only values: a rise the calibration lines could not justify.)
+Result<std::string> calibratePiiModel(PiiModel& model, std::istream& jsonl, double maxFalseKeep = 0.04);
 
 }  // namespace sotto::privacy

@@ -69,7 +69,7 @@ std::size_t nameEnd(const Utterance& u, std::size_t i) noexcept {
       // Unknown word after a name: a surname when typed capitalized, or when spoken and followed by a boundary.
       // Spoken, an ordinary English word after a name is what the person does ("is tomasz nowak [coming] to"),
       // not a surname: the surname lists know the rest.
-      ok = u.caseless ? (!u.tok[e].english &&
+      ok = u.caseless ? (!u.tok[e].english && u.word(e).find('\'') == std::string_view::npos &&
                          (e + 1 == u.n || u.has(e + 1, lex::function | lex::common | lex::notName) ||
                           u.tok[e].possessive || u.isNum(e + 1)))
                       : (u.tok[e].capital && u.tok[i].capital);
@@ -114,8 +114,9 @@ bool publicFigureFrame(const Utterance& u) noexcept {
 }
 
 bool famousAt(const Utterance& u, std::size_t i) noexcept {
+  const std::uint32_t flags = publicFigureContext(u) ? (lex::famous | lex::publicFigure) : lex::famous;
   for (std::size_t len = 3; len >= 1; --len) {
-    if (i + len <= u.n && (u.lexicon->lookup(u.stemPhrase(i, i + len)) & lex::famous)) return true;
+    if (i + len <= u.n && (u.lexicon->lookup(u.stemPhrase(i, i + len)) & flags)) return true;
   }
   return false;
 }
@@ -170,6 +171,8 @@ bool personVerbAfter(const Utterance& u, std::size_t i) noexcept {
 }
 
 }  // namespace
+
+bool publicFigureContext(const Utterance& u) noexcept { return publicFigureFrame(u) || generalQuestion(u); }
 
 void findPeople(const Utterance& u, Candidates& c) noexcept {
   const bool publicFrame = publicFigureFrame(u);

@@ -6,6 +6,15 @@
 namespace sotto::privacy::detail {
 namespace {
 
+// A word, not a dash or another mark standing alone ("Joanna is 3 — what's a good gift?").
+bool isWordToken(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n) return false;
+  for (const char ch : u.word(i)) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || static_cast<unsigned char>(ch) >= 0xC0) return true;
+  }
+  return false;
+}
+
 bool personCandidateEndsAt(const Candidates& c, std::size_t e) noexcept {
   for (std::size_t k = 0; k < c.n; ++k) {
     if (c.c[k].type == PiiType::person && c.c[k].t1 == e) return true;
@@ -25,20 +34,66 @@ bool personSubject(const Utterance& u, const Candidates& c, std::size_t v) noexc
 }
 
 // ---- age ----
+// "years old" said short: "28 y/o", "28 yo".
+bool shortYearsOld(const Utterance& u, std::size_t e) noexcept { return u.anyOf(e, e + 1, {"y/o", "yo", "y.o"}); }
+
+// Whose "N years old" it is, from the subject before "is/was/are/'s": a person's (a pronoun, a name, "my son")
+// is an age; a thing's or an animal's ("my roof is six years old", "our parrot is 14") is not; no subject found
+// says nothing (-1 thing, 0 unknown, 1 person).
+int yearsOldSubject(const Utterance& u, const Candidates& c, std::size_t i) noexcept {
+  std::size_t v = i;
+  while (v > 0 && u.anyOf(v - 1, v, {"about", "nearly", "almost", "over", "under", "just", "only", "exactly",
+                                     "around", "roughly", "already", "now", "probably", "maybe"})) {
+    --v;
+  }
+  if (v == 0) return 0;
+  std::size_t subject = v;  // the subject ends here (exclusive)
+  if (u.anyOf(v - 1, v, {"is", "was", "are", "were", "am", "be", "being", "turning", "turned", "turns"})) {
+    subject = v - 1;
+  } else if (u.tok[v - 1].possessive) {
+    subject = v;  // "my son's six years old", "the car's ten years old"
+  } else {
+    return 0;
+  }
+  if (subject == 0) return 0;
+  const std::size_t s = subject - 1;  // the subject's last word
+  if (u.anyOf(s, s + 1, {"i", "he", "she", "you", "we", "they", "i'm", "he's", "she's", "you're", "we're"}) ||
+      personCandidateEndsAt(c, s + 1) || (u.tok[s].possessive && u.has(s, lex::relation))) {
+    return 1;
+  }
+  if (u.has(s, lex::relation | lex::firstName | lex::surname)) return 1;
+  if (u.anyOf(s, s + 1, {"it", "it's", "this", "that", "these", "those"})) return -1;
+  // A noun after a determiner that is no relation: a thing, a pet, a building.
+  if (s > 0 && u.anyOf(s - 1, s, {"my", "our", "your", "his", "her", "their", "the", "a", "an", "this", "that"})) {
+    return -1;
+  }
+  return 0;
+}
+
 void findAges(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!u.isNum(i) || u.tok[i].num == NumKind::repeat || (i > 0 && u.isNum(i - 1))) continue;
     std::uint32_t v = 0;
     std::size_t e = 0;
     if (!readCardinal(u, i, v, e) || v > 120) continue;
+    const bool yearsOld = (u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old")) ||
+                          shortYearsOld(u, e);
     if (u.isNum(e) || u.has(e, lex::unit) || u.is(e, "dot") || u.is(e, "o'clock") || u.is(e, "of")) {
       // "four year old" / "34 years old" are ages; other units are not.
-      if (!(u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old"))) continue;
+      if (!yearsOld) continue;
     }
     bool age = false;
-    if (u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old")) {
-      // Not buildings and landmarks: "the statue is 138 years old".
-      age = !u.anyOf(i > 4 ? i - 4 : 0, i, {"the", "it", "it's", "its", "this", "that"}) || u.contains("my");
+    if (yearsOld) {
+      const int whose = yearsOldSubject(u, c, i);
+      if (whose != 0) {
+        age = whose > 0;  // "my son is six years old" yes; "my roof is six years old" no
+      } else if (i > 0 && u.anyOf(i - 1, i, {"a", "an", "any", "every", "each", "per"})) {
+        // "is it safe to give a nine year old honey": anybody's age, nobody's; "my nine year old" is someone's.
+        age = false;
+      } else {
+        // Not buildings and landmarks: "the statue is 138 years old".
+        age = !u.anyOf(i > 4 ? i - 4 : 0, i, {"the", "it", "it's", "its", "this", "that"}) || u.contains("my");
+      }
     } else if (i > 0 && u.anyOf(i - 1, i, {"turned", "turns", "turning", "aged", "age"})) {
       age = true;
     } else if (i > 0 && u.anyOf(i - 1, i, {"i'm", "he's", "she's"})) {
@@ -46,18 +101,35 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
     } else if (i > 0 && u.anyOf(i - 1, i, {"is", "am", "was"}) && personSubject(u, c, i - 1)) {
       // "my son is three", "connor gupta is twenty and ...": not followed by another noun.
       age = e == u.n || u.anyOf(e, e + 1, {"and", "but", "so", "now", "today", "is", "this", "next", "too", "already",
-                                           "soon", "in"}) ||
-            u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter;
+                                           "soon", "in", "what", "what's", "how", "when", "where", "which", "should",
+                                           "can", "could", "would", "will", "does", "do", "is", "any", "please"}) ||
+            u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter || !isWordToken(u, e);
     } else if (i > 0 && u.tok[i - 1].colonAfter && u.is(i - 1, "age")) {
       age = true;
     } else if (u.anyOf(e, e + 1, {"is", "was"}) && u.is(e + 1, "how") && u.is(e + 2, "old")) {
       age = true;  // "thirty one is how old i am"
     } else if (i > 0 && u.tok[i - 1].possessive && (u.has(i - 1, lex::relation) || personCandidateEndsAt(c, i)) &&
-               (e == u.n || u.anyOf(e, e + 1, {"this", "now", "today", "already", "next", "and", "in", "on"}) ||
-                u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter)) {
+               (e == u.n || u.anyOf(e, e + 1, {"this", "now", "today", "already", "next", "and", "in", "on", "how",
+                                               "what", "what's", "when", "should", "can", "is", "does"}) ||
+                u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter || !isWordToken(u, e))) {
       age = true;  // "grandma's 33 this year": 's is "is"
+    } else if (i > 0 && personCandidateEndsAt(c, i) && u.tok[i].num == NumKind::written && u.tok[i].b0 > 0 &&
+               u.text[u.tok[i].b0 - 1] == '(') {
+      age = v >= 1 && v <= 110;  // "Patient Fatima Bianchi (41)": a number in brackets after a name
+    } else if (i == 1 && u.is(0, "at") && u.contains("too")) {
+      age = true;  // "at fifty five is it too late to learn the piano": the speaker's own
     }
-    if (age) c.add(i, e, PiiType::age, prio::age);
+    if (age) {
+      c.add(i, e, PiiType::age, prio::age);
+      // "my kids are three and nine": the next one too.
+      std::uint32_t v2 = 0;
+      std::size_t e2 = 0;
+      if (u.is(e, "and") && u.isNum(e + 1) && readCardinal(u, e + 1, v2, e2) && v2 <= 120 &&
+          (e2 == u.n || !u.has(e2, lex::unit)) && !u.isNum(e2)) {
+        c.add(e + 1, e2, PiiType::age, prio::age);
+        e = e2;
+      }
+    }
     i = e - 1;
   }
 }
@@ -221,8 +293,9 @@ void findHealth(const Utterance& u, Candidates& c) noexcept {
     // Unknown drug or disease names by their suffix, right after a strong cue ("my" only before a word no
     // dictionary has: "my polymyalgia", not "my diploma").
     if (best == 0 && u.tok[i].lex == 0 && drugOrDiseaseSuffix(u.stem(i)) &&
-        (cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "for", "meds",
-                             "medication", "treating", "treated"}) ||
+        (cueBefore(u, i, 3, {"with", "takes", "take", "taking", "on", "prescribed", "has", "have", "had", "got",
+                             "gets", "for", "meds", "medication", "treating", "treated", "suffer", "suffers",
+                             "suffering", "diagnosed", "developed", "caught"}) ||
          (unknownWord(u, i) && cueBefore(u, i, 2, {"my", "his", "her", "their", "your", "of", "from"})))) {
       best = i + 1;
     }
@@ -248,6 +321,9 @@ bool placeNameWord(const Utterance& u, std::size_t i) noexcept {
   const std::uint32_t f = u.tok[i].lex;
   if (f & lex::placeQualifier) return true;
   if (f & (lex::function | lex::relation | lex::unitWord)) return false;
+  if (u.anyOf(i, i + 1, {"outside", "inside", "near", "behind", "opposite", "by", "beside", "past", "across"})) {
+    return false;  // "meet me outside [riverside swim club]"
+  }
   if (!u.caseless && !u.tok[i].capital) return false;
   if ((f & lex::common) && !(!u.caseless && u.tok[i].capital)) return false;
   for (char ch : u.word(i)) {
@@ -264,7 +340,33 @@ bool placeCue(const Utterance& u, std::size_t s) noexcept {
                              "lives", "live", "staying", "stays", "admitted", "patient", "enrolled", "member",
                              "appointment", "shift", "job", "employed", "intern", "started", "transferred",
                              "moved", "visiting", "visit", "class", "classes", "practice", "training", "stationed",
-                             "nurse", "teacher", "doctor", "manager", "worship", "pray", "member", "joined"});
+                             "nurse", "teacher", "doctor", "manager", "worship", "pray", "member", "joined",
+                             "physio", "therapy", "session", "lesson", "lessons", "rehearsal", "meeting",
+                             "volunteering", "meet", "outside", "picked", "dropped",
+                             "collect", "collected", "appointments", "scan", "checkup", "check-up"});
+}
+
+// A firm named after people, where someone works: "i work at [henderson and cole]", "[Okoro & Partners]".
+void findFirms(const Utterance& u, Candidates& c) noexcept {
+  for (std::size_t i = 0; i + 2 < u.n; ++i) {
+    if (!(u.anyOf(i, i + 1, {"at", "for"}) && i > 0 && u.anyOf(i - 1, i, {"work", "works", "working", "worked",
+                                                                           "job", "intern", "employed"}))) {
+      continue;
+    }
+    const std::size_t s = i + 1;
+    const auto nameWord = [&](std::size_t k) {
+      return k < u.n && !u.isNum(k) && !u.tok[k].hasDigit &&
+             ((u.tok[k].lex & (lex::surname | lex::firstName)) != 0 || (!u.caseless && u.tok[k].capital) ||
+              (u.tok[k].lex == 0 && !u.tok[k].english));
+    };
+    if (!nameWord(s) || !u.anyOf(s + 1, s + 2, {"&", "and"})) continue;
+    const std::size_t t = s + 2;
+    const bool partners = u.anyOf(t, t + 1, {"partners", "associates", "sons", "co", "company", "daughters",
+                                             "partner"});
+    if (!partners && !nameWord(t)) continue;
+    c.add(s, t + 1, PiiType::location, prio::location + 1);
+    i = t;
+  }
 }
 
 void findPlaces(const Utterance& u, Candidates& c) noexcept {
@@ -335,6 +437,7 @@ bool personalAnchor(const Utterance& u, const Candidates& c) noexcept {
 
 void findPersonal(const Utterance& u, Candidates& c) noexcept {
   findAges(u, c);
+  findFirms(u, c);
   findHealth(u, c);
   findPlaces(u, c);
 }

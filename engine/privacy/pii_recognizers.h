@@ -27,6 +27,8 @@ bool isLetterToken(const Utterance& u, std::size_t i) noexcept;  // a single ASC
 bool cueBefore(const Utterance& u, std::size_t i, std::size_t n, std::initializer_list<std::string_view> words) noexcept;
 // A question about the world rather than about the user ("what is ... used for", "who was ...").
 bool generalQuestion(const Utterance& u) noexcept;
+// A request about public figures: a knowledge question or a media frame (WordNet's famous names count there only).
+bool publicFigureContext(const Utterance& u) noexcept;
 // The utterance talks about the user or a specific person (my, i, we, a name ...).
 bool personalAnchor(const Utterance& u, const Candidates& c) noexcept;
 // The word at i names a secret: a PIN or password cue ("pin", "passcode", "the door code") or a keypad or lock.

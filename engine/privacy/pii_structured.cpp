@@ -330,22 +330,14 @@ bool emailStop(const Utterance& u, std::size_t i) noexcept {
   return u.anyOf(i, i + 1, {"is", "to", "at", "email", "e-mail", "mail", "address", "me", "my", "it's", "send",
                             "forward", "update", "and", "or", "the", "his", "her", "their", "with", "reach",
                             "contact", "write", "cc", "message", "was", "new", "use", "try", "from", "as", "on",
-                            "this", "that", "receipt", "invoice", "list", "please", "it"}) ||
+                            "this", "that", "receipt", "invoice", "list", "please", "it", "did", "add", "reply",
+                            "up", "actually", "no", "not", "but", "now", "just", "or", "boss", "via", "using", "invite",
+                            "invited", "share", "shared"}) ||
          u.tok[i].possessive || u.tok[i].colonAfter || u.tok[i].commaAfter;
 }
 bool emailSeparator(const Utterance& u, std::size_t i) noexcept {
   return u.anyOf(i, i + 1, {"dot", "underscore", "dash", "hyphen", "period"});
 }
-bool domainLabel(const Utterance& u, std::size_t i) noexcept {
-  if (i >= u.n || emailSeparator(u, i) || u.is(i, "at") || u.word(i).front() == '(' || u.word(i).front() == '[') {
-    return false;
-  }
-  for (char ch : u.word(i)) {
-    if (!isAlnum(ch)) return false;
-  }
-  return true;
-}
-
 // "(at)", "[at]", "{at}", "<at>" and the same for "dot": the ways an address is typed to keep it from harvesters.
 std::size_t obfuscatedMark(std::string_view w, std::size_t at, std::string_view word) noexcept {
   if (at + word.size() + 2 > w.size()) return 0;
@@ -361,6 +353,19 @@ bool atWord(const Utterance& u, std::size_t i) noexcept {
 bool dotWord(const Utterance& u, std::size_t i) noexcept {
   const std::string_view w = u.word(i);
   return w == "dot" || (w.size() == 5 && obfuscatedMark(w, 0, "dot") == 5);
+}
+
+bool domainWord(const Utterance& u, std::size_t i) noexcept {
+  if (i >= u.n || emailSeparator(u, i) || u.is(i, "at") || u.word(i).front() == '(' || u.word(i).front() == '[') {
+    return false;
+  }
+  const std::string_view w = u.word(i);
+  // "at home [about] dinner"; but "at [me] dot com" is a domain.
+  if (w.size() > 1 && u.has(i, lex::function) && !dotWord(u, i + 1)) return false;
+  for (char ch : w) {
+    if (!isAlnum(ch) && ch != '-') return false;
+  }
+  return true;
 }
 
 // One typed token "jane(at)example(dot)com" or "john[at]example[dot]org": a local part, an at mark, then domain
@@ -411,18 +416,38 @@ void findEmails(const Utterance& u, Candidates& c) noexcept {
       continue;
     }
     if (!atWord(u, i) || i == 0) continue;
-    // Domain: label ((dot|dash) label)*, ending in "dot <tld>" ("[at]" and "(dot)" typed apart count as said).
+    // Domain: labels of one to three words ("i cloud", "b t internet") joined by "dot" (or "dash"), ending in a
+    // known top-level domain, said as a word or letter by letter ("dot f r", "dot co dot u k").
     std::size_t p = i + 1, end = 0;
-    if (!domainLabel(u, p)) continue;
-    ++p;
-    while (p + 1 < u.n && (dotWord(u, p) || u.is(p, "dash") || u.is(p, "hyphen")) && domainLabel(u, p + 1)) {
-      if (dotWord(u, p) && u.has(p + 1, lex::tld)) end = p + 2;
-      p += 2;
+    for (;;) {
+      std::size_t q = p;
+      while (q < u.n && q - p < 3 && domainWord(u, q) && !dotWord(u, q)) ++q;
+      if (q == p) break;
+      if (q < u.n && (u.is(q, "dash") || u.is(q, "hyphen"))) {
+        p = q + 1;
+        continue;
+      }
+      if (q >= u.n || !dotWord(u, q)) break;
+      const std::size_t t = q + 1;
+      if (t < u.n && u.has(t, lex::tld) && !isLetterToken(u, t)) {
+        end = t + 1;
+      } else {
+        char letters[4];
+        std::size_t k = 0;
+        while (k < 3 && isLetterToken(u, t + k)) letters[k] = u.word(t + k)[0], ++k;
+        for (std::size_t len = k; len >= 2; --len) {
+          if (u.lexicon->lookup(std::string_view(letters, len)) & lex::tld) {
+            end = t + len;
+            break;
+          }
+        }
+      }
+      p = t;
     }
     if (end == 0) continue;
     // Local part: back from "at" over words, numbers and spoken separators, up to a cue word.
     std::size_t s = i;
-    while (s > 0 && i - s < 10 && !emailStop(u, s - 1)) --s;
+    while (s > 0 && i - s < 32 && !emailStop(u, s - 1)) --s;  // letters spelt one by one make long local parts
     while (s < i && emailSeparator(u, s)) ++s;
     // Nor over a wake word or a filler that opens the sentence: "[hey sotto] zielinski dot y ...", "[oh] m underscore
     // ..." ("oh" elsewhere may be a spoken letter o).

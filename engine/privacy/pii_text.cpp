@@ -128,6 +128,23 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
       --b1;
       --c1;
     }
+    // A word wrapped in parentheses is the word: "(dmitri@example.com)", "Fatima Bianchi (41)", "(dad)". Not a
+    // three-digit area code, "(206)", which belongs to its phone number.
+    if (b1 - b0 >= 3 && s[b0] == '(' && s[b1 - 1] == ')') {
+      bool digits = true, letters = true, at = false, inner = false;
+      for (std::size_t k = b0 + 1; k + 1 < b1; ++k) {
+        digits = digits && s[k] >= '0' && s[k] <= '9';
+        letters = letters && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z'));
+        at = at || s[k] == '@';
+        inner = inner || s[k] == '(' || s[k] == ')';
+      }
+      if (!inner && (at || letters || (digits && b1 - b0 - 2 <= 2))) {
+        ++b0;
+        ++c0;
+        --b1;
+        --c1;
+      }
+    }
     if (gluedEquals) {  // "Pwd=": the sign is the label's colon
       --b1;
       --c1;

@@ -374,7 +374,11 @@ TEST(AnswerStageTyped, TheCallerSeesTheDecisionTextAndResult) {
   } seen;
   ScratchDir dir;
   AnswerStageOptions so;
-  so.brain = app::brainOptionsFrom(testConfig(dir.path()), testOverrides());
+  // Offline: the long request's answer is the plain "can't answer" whatever the personal-data model suspects in
+  // its repeated words (a suspected local-only type would say why it stays on the device instead).
+  BrainOverrides offline = testOverrides();
+  offline.privacy = privacy::PrivacyMode::offline;
+  so.brain = app::brainOptionsFrom(testConfig(dir.path()), offline);
   so.typedObserver = &seen;
   pipeline::CancelToken token;
   auto stage = AnswerStage::create(so, nullptr, nullptr, token, nullptr);
