@@ -62,25 +62,6 @@ std::string tempDir() {
   return d ? d : "";
 }
 
-// Connects, sends `request` (as is), reads the reply until the daemon closes.
-std::string ask(const std::string& path, const std::string& request, bool send = true) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return "connect failed";
-  }
-  if (send) (void)!::write(fd, request.data(), request.size());
-  std::string out;
-  char buf[512];
-  ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  ::close(fd);
-  return out;
-}
-
 // A connected client that has sent `request` (as is) and not yet read its reply.
 int connectAndSend(const std::string& path, const std::string& request) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
@@ -102,6 +83,12 @@ std::string readReply(int fd) {
   while ((n = ::read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
   ::close(fd);
   return out;
+}
+
+// Connects, sends `request` (as is), reads the reply until the daemon closes.
+std::string ask(const std::string& path, const std::string& request, bool send = true) {
+  const int fd = connectAndSend(path, send ? request : std::string());
+  return fd < 0 ? "connect failed" : readReply(fd);
 }
 
 // Issue 36: ten silent connections delayed `sotto control status` by two seconds (each was given its 200 ms in

@@ -19,45 +19,11 @@
 #include "engine/llm/tokenizer.h"
 #include "tests/app/child.h"
 #include "engine/answer/answer_stage.h"
+#include "tests/brain/brain_test_peer.h"
 #include "tests/brain/brain_test_util.h"
 
 namespace sotto::answer::test {
 namespace {
-
-// A loopback server of its own per test (each with its fault) over stories260K.
-struct Peer {
-  std::unique_ptr<llm::Model> model;
-  std::unique_ptr<llm::Tokenizer> tokenizer;
-  std::unique_ptr<llm::Generator> generator;
-  std::unique_ptr<serve::LoopbackServer> server;
-
-  explicit Peer(const std::string& fault, const std::string& script = "") {
-    auto m = llm::Model::load(storiesModel());
-    EXPECT_TRUE(m.ok());
-    if (!m) return;
-    model = std::move(*m);
-    auto t = llm::Tokenizer::fromGguf(model->file());
-    EXPECT_TRUE(t.ok());
-    if (!t) return;
-    tokenizer = std::move(*t);
-    llm::GeneratorOptions go;
-    go.context.nCtx = 256;
-    auto g = llm::Generator::create(*model, *tokenizer, go);
-    EXPECT_TRUE(g.ok());
-    if (!g) return;
-    generator = std::move(*g);
-    serve::ServerOptions so;
-    so.maxTokensCap = 8;
-    auto f = serve::parseServerFault(fault);
-    EXPECT_TRUE(f.ok());
-    so.fault = *f;
-    so.script = script;
-    auto s = serve::LoopbackServer::start(*generator, *model, so);
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-    if (s) server = std::move(*s);
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
-};
 
 TEST(BrainCloud, FailingServerFallsBackToTheLocalModel) {
   Peer peer("error:500");

@@ -14,15 +14,12 @@
 #include <set>
 #include <sstream>
 
-#include "app/serve/server.h"
 #include "engine/cache/sealed_file.h"
 #include "engine/intents/state_file.h"
-#include "engine/llm/generator.h"
-#include "engine/llm/model.h"
-#include "engine/llm/tokenizer.h"
 #include "engine/router/cost_caps_file.h"
 #include "sotto/hal/keystore.h"
 #include "tests/app/child.h"
+#include "tests/brain/brain_test_peer.h"
 #include "tests/brain/brain_test_util.h"
 
 extern char** environ;
@@ -84,33 +81,8 @@ std::string readAll(const std::string& path) {
 }
 
 // A loopback cloud that answers every question at once with a whole answer (finish_reason "stop").
-struct QuickCloud {
-  std::unique_ptr<llm::Model> model;
-  std::unique_ptr<llm::Tokenizer> tokenizer;
-  std::unique_ptr<llm::Generator> generator;
-  std::unique_ptr<serve::LoopbackServer> server;
-  QuickCloud() {
-    auto m = llm::Model::load(storiesModel());
-    EXPECT_TRUE(m.ok());
-    if (!m) return;
-    model = std::move(*m);
-    auto t = llm::Tokenizer::fromGguf(model->file());
-    EXPECT_TRUE(t.ok());
-    if (!t) return;
-    tokenizer = std::move(*t);
-    llm::GeneratorOptions go;
-    go.context.nCtx = 256;
-    auto g = llm::Generator::create(*model, *tokenizer, go);
-    EXPECT_TRUE(g.ok());
-    if (!g) return;
-    generator = std::move(*g);
-    serve::ServerOptions so;
-    so.script = "Here is one thing worth knowing about that.";
-    auto s = serve::LoopbackServer::start(*generator, *model, so);
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-    if (s) server = std::move(*s);
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
+struct QuickCloud : Peer {
+  QuickCloud() : Peer("", "Here is one thing worth knowing about that.") {}
 };
 
 std::vector<std::string> askCommand(const std::string& config, const std::string& state, const std::string& url,

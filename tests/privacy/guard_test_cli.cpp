@@ -61,16 +61,24 @@ class AuditCli : public ::testing::Test {
     args.push_back(config_);
     return test::runCapture(SOTTO_CLI_PATH, args, out);
   }
-  void appendTwo() {
+  // The state directory's audit log, with its key (made on first use).
+  std::unique_ptr<AuditLog> openLog() {
     auto ks = hal::KeystoreRegistry::instance().open({"file", tmp_.path(), true});
-    ASSERT_TRUE(ks.ok());
+    EXPECT_TRUE(ks.ok());
+    if (!ks) return nullptr;
     auto key = (*ks)->deriveKey(kAuditKeyPurpose);
-    ASSERT_TRUE(key.ok());
+    EXPECT_TRUE(key.ok());
+    if (!key) return nullptr;
     auto log = AuditLog::open(AuditOptions{tmp_.path() + "/" + kAuditDirName, 64 * 1024, 4}, *key);
-    ASSERT_TRUE(log.ok());
-    ASSERT_TRUE((*log)->append({1767225600000, "cloud", "low-confidence", "api.example.com:443",
-                                "{\"content\":\"what is \\\"[PERSON_1]\\\"\\n\"}"}).ok());
-    ASSERT_TRUE((*log)->append({1767225601500, "cloud", "forced", "127.0.0.1:8080", "second"}).ok());
+    EXPECT_TRUE(log.ok());
+    return log.ok() ? std::move(*log) : nullptr;
+  }
+  void appendTwo() {
+    auto log = openLog();
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(log->append({1767225600000, "cloud", "low-confidence", "api.example.com:443",
+                             "{\"content\":\"what is \\\"[PERSON_1]\\\"\\n\"}"}).ok());
+    ASSERT_TRUE(log->append({1767225601500, "cloud", "forced", "127.0.0.1:8080", "second"}).ok());
   }
   test::TempDir tmp_;
   std::string config_;
@@ -170,14 +178,10 @@ TEST(PiiCli, InvalidUtf8IsNeverCopiedIntoTheJson) {
 }
 
 TEST_F(AuditCli, RequestBytesNeverReachTheTerminalRaw) {
-  auto ks = hal::KeystoreRegistry::instance().open({"file", tmp_.path(), true});
-  ASSERT_TRUE(ks.ok());
-  auto key = (*ks)->deriveKey(kAuditKeyPurpose);
-  ASSERT_TRUE(key.ok());
-  auto log = AuditLog::open(AuditOptions{tmp_.path() + "/" + kAuditDirName, 64 * 1024, 4}, *key);
-  ASSERT_TRUE(log.ok());
-  ASSERT_TRUE((*log)->append({1767225600000, "cloud", "forced", "127.0.0.1:8080",
-                              "pay \u202Eevil\u200B \x1b[31mred \xFF"}).ok());
+  auto log = openLog();
+  ASSERT_TRUE(log);
+  ASSERT_TRUE(log->append({1767225600000, "cloud", "forced", "127.0.0.1:8080",
+                           "pay \u202Eevil\u200B \x1b[31mred \xFF"}).ok());
   std::string out;
   ASSERT_EQ(run({}, out), 0) << out;
   EXPECT_NE(out.find("pay \\u{202E}evil\\u{200B} \\x1b[31mred \\xff"), std::string::npos) << out;
