@@ -201,6 +201,16 @@ NormalizeStatus normalizeForPii(std::string_view text, NormalizedText& out) noex
       continue;
     }
     if (inRanges(kIgnorableRanges, kIgnorableRangesCount, c)) continue;
+    // Dashes that join a number's groups are its hyphen: "123\u221245\u22126789" (minus signs) and
+    // "443\u201332\u20134244" (en dashes) are the SSN "123-45-6789" writes (issue 36: the minus-sign SSN was only
+    // suspected, and left as an empty message). Hyphens and minus signs always; an en dash only between digits (elsewhere it
+    // is the sentence's punctuation, "is 14 \u2013 how old").
+    if (c == 0x2010 || c == 0x2011 || c == 0x2012 || c == 0x2212 || c == 0xFE63 ||
+        (c == 0x2013 && w.n > 0 && w.cp[w.n - 1] >= '0' && w.cp[w.n - 1] <= '9' && i < text.size() &&
+         s[i] >= '0' && s[i] <= '9')) {
+      if (!w.push('-', k, next)) return NormalizeStatus::tooLong;
+      continue;
+    }
     std::uint32_t seq[32];
     std::size_t len = 0;
     if (c >= kSBase && c < kSBase + kSCount) {

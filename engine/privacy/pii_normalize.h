@@ -4,7 +4,7 @@
 // Before classifying, text is brought to one form so that look-alike writings of the same value are caught:
 // Unicode NFKC (fullwidth "１２３" -> "123", ligatures, compatibility spaces), format and default-ignorable
 // characters removed (zero-width spaces and joiners, soft hyphens, bidi controls), every decimal digit (Nd) folded
-// to ASCII ("٥٥٥" -> "555"), and every non-ASCII space (no-break, thin, ideographic ...) made one ASCII space,
+// to ASCII ("٥٥٥" -> "555"), hyphens and minus signs (and en dashes between digits) made "-", and every non-ASCII space (no-break, thin, ideographic ...) made one ASCII space,
 // a run of them collapsed. Plain ASCII text is returned unchanged (the trained model was trained on it), and so
 // are ASCII spaces and tabs (the tokenizer already treats them alike).
 //

@@ -145,16 +145,17 @@ TEST(Pii, NeverCached) {
 }
 
 // Issue 36: a type the trained model only suspects (no span) keeps the prompt out of the cache too; a suspected SSN
-// written with minus signs (U+2212) was cached and then answered for the same request typed with hyphens.
+// written with minus signs (U+2212) was cached and then answered for the same request typed with hyphens (the
+// normalizer now reads those as hyphens: a VIN the model suspects of being a secret stands in for it here).
 TEST(Pii, SuspectedTypesAreNeverCachedEither) {
   auto model = privacy::PiiModel::loadFile(std::string(SOTTO_SOURCE_DIR) + "/config/pii.nlu");
   ASSERT_TRUE(model.ok()) << model.error().message;
   auto withModel = privacy::PiiClassifier::create(std::move(*model));
   ASSERT_TRUE(withModel.ok());
-  const std::string prompt = "my ssn is 123\u221245\u22126789";
+  const std::string prompt = "my vin is 1HGCM82633A004352";
   privacy::SpanBuffer spans;
   ASSERT_TRUE((*withModel)->classify(prompt, spans).ok());
-  if (!spans.empty()) GTEST_SKIP() << "the classifier now finds a span here; PiiNeverCached covers spans";
+  ASSERT_TRUE(spans.empty()) << "precondition: no span, or Pii.NeverCached covers it";
   ASSERT_NE(spans.suspected(), 0u) << "precondition: the model suspects a type in it";
   FakeClock clock;
   CacheOptions o;
@@ -162,7 +163,7 @@ TEST(Pii, SuspectedTypesAreNeverCachedEither) {
   auto c = AnswerCache::create(o, **withModel, nullptr, &clock);
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ((*c)->insert(prompt, "It is for taxes.", AnswerClass::staticKnowledge), InsertOutcome::containsPii);
-  EXPECT_FALSE((*c)->lookup("my ssn is 123-45-6789").hit());
+  EXPECT_FALSE((*c)->lookup(prompt).hit());
   EXPECT_EQ((*c)->exactSize(), 0u);
 }
 

@@ -90,6 +90,17 @@ TEST(PiiNormalize, ProbeFormsAreCaughtWithExactOffsets) {
   EXPECT_EQ(found("call me on ۵۵۵-۱۲۳-۴۵۶۷"), (Spans{"PHONE=۵۵۵-۱۲۳-۴۵۶۷"}));
 }
 
+// Issue 36: an SSN written with minus signs (U+2212) was only suspected (and went to the cloud as an empty
+// message); en dashes join number groups too. An en dash between words stays the sentence's punctuation.
+TEST(PiiNormalize, HyphensMinusSignsAndEnDashesInNumbersAreHyphens) {
+  EXPECT_EQ(normalizedOf("123\u221245\u22126789"), "123-45-6789");
+  EXPECT_EQ(normalizedOf("443\u201332\u20134244"), "443-32-4244");
+  EXPECT_EQ(normalizedOf("555\u2010123\u20114567"), "555-123-4567");
+  EXPECT_EQ(normalizedOf("it is 14 \u2013 how old"), "it is 14 \u2013 how old");
+  EXPECT_EQ(onlySpan("my ssn is 123\u221245\u22126789"), "SSN 10 21");
+  EXPECT_EQ(found("SSN 443\u201332\u20134244 please"), (Spans{"SSN=443\u201332\u20134244"}));
+}
+
 TEST(PiiNormalize, AnonymizedTextKeepsEveryOtherOriginalByte) {
   const std::string text = "tell\u00A0José\u0301? call ５５５\u00A0１２３\u00A0４５６７ now";
   SpanBuffer buf;
