@@ -155,6 +155,7 @@ std::size_t regionPart(const Utterance& u, std::size_t i) noexcept {
   if (i >= u.n) return 0;
   // An Irish county: "Co. Waterford", "county cork".
   if ((u.is(i, "co") || u.is(i, "county")) && i + 1 < u.n && u.has(i + 1, lex::region)) return i + 2;
+  if (i + 2 < u.n && (u.lexicon->lookup(u.phrase(i, i + 3)) & lex::region)) return i + 3;  // "new south wales"
   if (i + 1 < u.n && (u.lexicon->lookup(u.phrase(i, i + 2)) & lex::region)) return i + 2;
   if (!u.has(i, lex::region)) return 0;
   const std::string_view raw = u.raw(i);
@@ -222,32 +223,34 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept {
     if (std::size_t e = unitPart(u, end)) end = e;
     if (std::size_t e = cityPart(u, end)) {
       end = e;
-      // "dublin nine": Dublin's postal districts.
-      std::uint32_t district = 0;
-      std::size_t d = 0;
-      if (u.is(end - 1, "dublin") && u.isNum(end) && readCardinal(u, end, district, d) && district >= 1 &&
-          district <= 24) {
-        end = d;
-      }
       // More place words before the region: "sandy bay tasmania", "douglas, cork".
       for (int more = 0; more < 2 && regionPart(u, end) == 0 && !u.tok[end - 1].stopAfter; ++more) {
         const std::size_t next = cityPart(u, end);
         if (next == 0 || regionPart(u, next) == 0) break;
         end = next;
       }
+      // Then, in the order they are written: a region, Dublin's postal district ("dublin nine"), a postal code
+      // (the longest reading: "h nine one zero w x zero" is an Eircode, not a UK code that stops before its end).
       bool region = false;
-      if (std::size_t r = regionPart(u, end)) end = r, region = true;
-      if (std::size_t z = postalCode(u, end)) {
-        end = z;
-      } else if (std::size_t z2 = eircode(u, end)) {
-        end = z2;
-      } else if (std::size_t z3 = region ? fourDigitCode(u, end) : 0) {
-        end = z3;
+      for (int part = 0; part < 3; ++part) {
+        if (std::size_t r = regionPart(u, end); r != 0 && !region) {
+          end = r;
+          region = true;
+          continue;
+        }
+        std::uint32_t district = 0;
+        std::size_t d = 0;
+        if (u.is(end - 1, "dublin") && u.isNum(end) && readCardinal(u, end, district, d) && district >= 1 &&
+            district <= 24 && !u.tok[end].hasDigit) {
+          end = d;
+          continue;
+        }
+        const std::size_t code = std::max({postalCode(u, end), eircode(u, end), region ? fourDigitCode(u, end) : 0});
+        if (code != 0) end = code;
+        break;
       }
-    } else if (std::size_t z = postalCode(u, end)) {
+    } else if (std::size_t z = std::max(postalCode(u, end), eircode(u, end)); z != 0) {
       end = z;
-    } else if (std::size_t z2 = eircode(u, end)) {
-      end = z2;
     }
     // Addresses everyone knows, asked about as such: "what's the postcode for 10 downing street".
     if (famousAddress(u, i, street)) {

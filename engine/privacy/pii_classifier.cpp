@@ -78,6 +78,77 @@ const char* PiiClassifier::refusal(std::string_view text) noexcept {
   return words > kMaxTokens ? "over 512 words" : nullptr;
 }
 
+namespace {
+
+bool singleLetters(const detail::Utterance& u, std::size_t i) noexcept {
+  if (detail::isLetterToken(u, i)) return true;
+  // "W-A-N-G", "s.m.i.t.h": one token of letters joined by hyphens or dots.
+  const std::string_view w = u.word(i);
+  if (w.size() < 3) return false;
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const bool letter = w[k] >= 'a' && w[k] <= 'z';
+    if ((k % 2 == 0) != letter || (!letter && w[k] != '-' && w[k] != '.')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace detail {
+
+// A person's span [t0, t1) that ends with its own spelling ("rossi r o s s i", "etienne spelled e t i e n n e",
+// "Wang (W-A-N-G)"): where the name ends and the spelling starts.
+bool spelledTail(const Utterance& u, std::size_t t0, std::size_t t1, std::size_t& nameEnd,
+                 std::size_t& spellingStart) noexcept {
+  if (t1 - t0 < 2 || singleLetters(u, t0)) return false;
+  std::size_t k = t1;
+  while (k > t0 && singleLetters(u, k - 1)) --k;
+  if (k == t1 || k == t0) return false;
+  // Three letters at least, or one joined token: "[jo] j o" is not enough to tell.
+  if (t1 - k < 3 && !(t1 - k == 1 && u.word(k).size() >= 3)) return false;
+  spellingStart = k;
+  nameEnd = u.anyOf(k - 1, k, {"spelled", "spelt", "spelling", "that's", "thats", "as", "like"}) ? k - 1 : k;
+  return nameEnd > t0;
+}
+
+// The trained model's one-word names that read as something else (its own spans only; the rules' stand): an
+// ordinary English word no list has as a name ("send [flowers] there", "[printer] is on ..."); a function word
+// before a pronoun ("[can] you update it"); a word that is also a name, first in a sentence, before what it acts on
+// ("[mark] this as done", "[jack] up a car"); a word that is also a name in a general question about things ("what
+// is [amber] made of"). Returns the count kept.
+std::size_t dropUnlikelyModelNames(const Utterance& u, Candidate* kept, std::size_t n) noexcept {
+  std::size_t w = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Candidate& c = kept[k];
+    bool drop = false;
+    if (c.type == PiiType::person && c.priority == prio::model && c.t1 - c.t0 == 1) {
+      const std::size_t i = c.t0;
+      const Token& t = u.tok[i];
+      const bool listed = (t.lex & (lex::firstName | lex::surname)) != 0;
+      const bool typedAsName = !u.caseless && t.capital && !t.sentenceStart;
+      if (t.english && !listed && !typedAsName) drop = true;
+      if ((t.lex & lex::function) && u.anyOf(i + 1, i + 2, {"you", "i", "we", "they", "he", "she", "it", "not"})) {
+        drop = true;
+      }
+      const bool opening = i == 0 || u.tok[i - 1].stopAfter ||
+                           (i >= 2 && u.is(i - 2, "can") && u.is(i - 1, "you")) || u.anyOf(i - 1, i, {"please"});
+      if (opening && (t.lex & lex::common) && !t.possessive && !t.commaAfter &&
+          u.anyOf(i + 1, i + 2, {"this", "that", "it", "all", "my", "the", "a", "an", "up", "as", "these", "those",
+                                 "them", "everything", "off", "down", "me", "out", "in"})) {
+        drop = true;
+      }
+      if ((t.lex & lex::common) && generalQuestion(u) && !u.anyOf(0, u.n, {"my", "me", "i", "i'm", "our"}) &&
+          !t.possessive && !typedAsName) {
+        drop = true;
+      }
+    }
+    if (!drop) kept[w++] = c;
+  }
+  return w;
+}
+
+}  // namespace detail
+
 Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noexcept {
   using namespace detail;
   out.clear();
@@ -120,12 +191,25 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
     if (!clash) kept[nKept++] = *p;
   }
   std::sort(kept, kept + nKept, [](const Candidate& a, const Candidate& b) { return a.t0 < b.t0; });
-  for (std::size_t k = 0; k < nKept; ++k) {
-    const Token& a = u.tok[kept[k].t0];
-    const Token& b = u.tok[kept[k].t1 - 1];
+  nKept = dropUnlikelyModelNames(u, kept, nKept);
+  const auto emit = [&](std::size_t t0, std::size_t t1, bool stemEnd, PiiType type) {
+    const Token& a = u.tok[t0];
+    const Token& b = u.tok[t1 - 1];
     std::uint32_t start = 0, end = 0;
-    normalized.original(a.c0, kept[k].stemEnd ? b.stemC1 : b.c1, start, end);
-    out.push(PiiSpan{start, end, kept[k].type});
+    normalized.original(a.c0, stemEnd ? b.stemC1 : b.c1, start, end);
+    out.push(PiiSpan{start, end, type});
+  };
+  for (std::size_t k = 0; k < nKept; ++k) {
+    // A name and its spelling are two values: "[rossi] [r o s s i]", "[etienne] spelled [e t i e n n e]".
+    if (kept[k].type == PiiType::person) {
+      std::size_t nameEnd = 0, spellingStart = 0;
+      if (spelledTail(u, kept[k].t0, kept[k].t1, nameEnd, spellingStart)) {
+        emit(kept[k].t0, nameEnd, false, PiiType::person);
+        emit(spellingStart, kept[k].t1, kept[k].stemEnd, PiiType::person);
+        continue;
+      }
+    }
+    emit(kept[k].t0, kept[k].t1, kept[k].stemEnd, kept[k].type);
   }
   // Suspicion: at the low threshold where no reported span covers the word (it would leave as it is); under a
   // span of another type only where the model would report its own type there (the type, not the value, is in

@@ -115,7 +115,7 @@ constexpr std::string_view kRegions =
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd "
     "oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc "
     "england scotland wales ontario quebec alberta "
-    "nsw vic qld tas nt act tasmania queensland victoria "
+    "nsw vic qld tas nt act sa tasmania queensland victoria "
     "dublin cork galway kerry limerick waterford wexford wicklow kildare meath louth mayo sligo donegal clare "
     "tipperary kilkenny carlow laois offaly westmeath longford leitrim roscommon cavan monaghan";
 

@@ -88,8 +88,10 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
       if (whose != 0) {
         age = whose > 0;  // "my son is six years old" yes; "my roof is six years old" no
       } else if (i > 0 && u.anyOf(i - 1, i, {"a", "an", "any", "every", "each", "per"})) {
-        // "is it safe to give a nine year old honey": anybody's age, nobody's; "my nine year old" is someone's.
-        age = false;
+        // "is it safe to give a nine year old honey": anybody's age, nobody's; "my nine year old" is someone's,
+        // and so is "we have a six year old".
+        age = i >= 2 && u.is(i - 1, "a") && u.anyOf(i - 2, i - 1, {"have", "has", "got", "had"}) &&
+              u.anyOf(0, i, {"we", "i", "i've", "we've", "she", "he", "they", "my", "our"});
       } else {
         // Not buildings and landmarks: "the statue is 138 years old".
         age = !u.anyOf(i > 4 ? i - 4 : 0, i, {"the", "it", "it's", "its", "this", "that"}) || u.contains("my");
@@ -98,7 +100,7 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
       age = true;
     } else if (i > 0 && u.anyOf(i - 1, i, {"i'm", "he's", "she's"})) {
       age = true;
-    } else if (i > 0 && u.anyOf(i - 1, i, {"is", "am", "was"}) && personSubject(u, c, i - 1)) {
+    } else if (i > 0 && u.anyOf(i - 1, i, {"is", "am", "was", "are", "were"}) && personSubject(u, c, i - 1)) {
       // "my son is three", "connor gupta is twenty and ...": not followed by another noun.
       age = e == u.n || u.anyOf(e, e + 1, {"and", "but", "so", "now", "today", "is", "this", "next", "too", "already",
                                            "soon", "in", "what", "what's", "how", "when", "where", "which", "should",
@@ -124,9 +126,13 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
       // "my kids are three and nine": the next one too.
       std::uint32_t v2 = 0;
       std::size_t e2 = 0;
-      if (u.is(e, "and") && u.isNum(e + 1) && readCardinal(u, e + 1, v2, e2) && v2 <= 120 &&
-          (e2 == u.n || !u.has(e2, lex::unit)) && !u.isNum(e2)) {
-        c.add(e + 1, e2, PiiType::age, prio::age);
+      std::size_t yearsAfter = e;  // "a six year old and a seven year old": past the first one's "year old"
+      if (u.anyOf(e, e + 1, {"years", "year", "yrs", "yr"}) && u.is(e + 1, "old")) yearsAfter = e + 2;
+      std::size_t n2 = yearsAfter + 1;
+      if (u.is(yearsAfter, "and") && u.anyOf(n2, n2 + 1, {"a", "an"})) ++n2;
+      if (u.is(yearsAfter, "and") && u.isNum(n2) && readCardinal(u, n2, v2, e2) && v2 <= 120 &&
+          (e2 == u.n || !u.has(e2, lex::unit) || u.anyOf(e2, e2 + 1, {"years", "year"})) && !u.isNum(e2)) {
+        c.add(n2, e2, PiiType::age, prio::age);
         e = e2;
       }
     }

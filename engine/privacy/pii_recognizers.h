@@ -23,12 +23,19 @@ void findAll(const Utterance& u, Candidates& c) noexcept;
 
 // Shared helpers.
 bool isLetterToken(const Utterance& u, std::size_t i) noexcept;  // a single ASCII letter ("g", "b")
+// The NATO spelling alphabet ("kilo alpha tango"): the lowercase letter a word stands for, 0 for any other word.
+char natoLetter(std::string_view word) noexcept;
 // Any of words occurs in the n tokens before i.
 bool cueBefore(const Utterance& u, std::size_t i, std::size_t n, std::initializer_list<std::string_view> words) noexcept;
 // A question about the world rather than about the user ("what is ... used for", "who was ...").
 bool generalQuestion(const Utterance& u) noexcept;
 // A request about public figures: a knowledge question or a media frame (WordNet's famous names count there only).
 bool publicFigureContext(const Utterance& u) noexcept;
+// The last step of classify() (pii_classifier.cpp): where a name's span ends with its own spelling, and which of
+// the model's one-word names to drop.
+bool spelledTail(const Utterance& u, std::size_t t0, std::size_t t1, std::size_t& nameEnd,
+                 std::size_t& spellingStart) noexcept;
+std::size_t dropUnlikelyModelNames(const Utterance& u, Candidate* kept, std::size_t n) noexcept;
 // The utterance talks about the user or a specific person (my, i, we, a name ...).
 bool personalAnchor(const Utterance& u, const Candidates& c) noexcept;
 // The word at i names a secret: a PIN or password cue ("pin", "passcode", "the door code") or a keypad or lock.

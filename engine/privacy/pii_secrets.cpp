@@ -116,22 +116,6 @@ std::size_t joinedLetters(std::string_view raw) noexcept {
   return letters;
 }
 
-// The NATO spelling alphabet ("kilo alpha tango"): the letter a word stands for, 0 for any other word.
-char natoLetter(std::string_view w) noexcept {
-  static constexpr std::string_view kNato[] = {"alpha",  "bravo",   "charlie", "delta",  "echo",   "foxtrot", "golf",
-                                               "hotel",  "india",   "juliet",  "kilo",   "lima",   "mike",    "november",
-                                               "oscar",  "papa",    "quebec",  "romeo",  "sierra", "tango",   "uniform",
-                                               "victor", "whiskey", "xray",    "yankee", "zulu"};
-  for (std::size_t k = 0; k < std::size(kNato); ++k) {
-    if (w == kNato[k]) return static_cast<char>('a' + k);
-  }
-  if (w == "alfa") return 'a';
-  if (w == "juliett") return 'j';
-  if (w == "whisky") return 'w';
-  if (w == "x-ray") return 'x';
-  return 0;
-}
-
 void findSpeltWords(const Utterance& u, Candidates& c) noexcept {
   // Three or more words of the spelling alphabet in a row spell something out ("kilo alpha tango india"): a name, as
   // letters said one by one are (a password or a code so spelt is caught by its cue, at a higher priority).
@@ -175,6 +159,22 @@ void findSpeltWords(const Utterance& u, Candidates& c) noexcept {
 }
 
 }  // namespace
+
+// The NATO spelling alphabet ("kilo alpha tango"): the letter a word stands for, 0 for any other word.
+char natoLetter(std::string_view w) noexcept {
+  static constexpr std::string_view kNato[] = {"alpha",  "bravo",   "charlie", "delta",  "echo",   "foxtrot", "golf",
+                                               "hotel",  "india",   "juliet",  "kilo",   "lima",   "mike",    "november",
+                                               "oscar",  "papa",    "quebec",  "romeo",  "sierra", "tango",   "uniform",
+                                               "victor", "whiskey", "xray",    "yankee", "zulu"};
+  for (std::size_t k = 0; k < std::size(kNato); ++k) {
+    if (w == kNato[k]) return static_cast<char>('a' + k);
+  }
+  if (w == "alfa") return 'a';
+  if (w == "juliett") return 'j';
+  if (w == "whisky") return 'w';
+  if (w == "x-ray") return 'x';
+  return 0;
+}
 
 bool isBip39Word(std::string_view word) noexcept {
   if (word.size() < 3 || word.size() > 8 || word[0] < 'a' || word[0] > 'z') return false;

@@ -74,9 +74,15 @@ bool notPersonalNumberCue(const Utterance& u, std::size_t i) noexcept {
 void findIbans(const Utterance& u, Candidates& c) noexcept {
   char buf[40];
   for (std::size_t i = 0; i < u.n; ++i) {
-    // Spoken letter by letter: "g b eight two w e s t one two ...".
-    if (isLetterToken(u, i) && isLetterToken(u, i + 1)) {
-      const char c0 = upper(u.word(i)[0]), c1 = upper(u.word(i + 1)[0]);
+    // Spoken letter by letter: "g b eight two w e s t one two ...", or in the spelling alphabet ("india echo two
+    // ... alpha india bravo kilo ...").
+    const auto letterAt = [&u](std::size_t k) -> char {
+      if (isLetterToken(u, k)) return upper(u.word(k)[0]);
+      const char nato = natoLetter(u.word(k));
+      return nato != 0 ? upper(nato) : 0;
+    };
+    if (letterAt(i) != 0 && letterAt(i + 1) != 0) {
+      const char c0 = letterAt(i), c1 = letterAt(i + 1);
       const std::size_t want = ibanLength(c0, c1);
       if (want == 0) continue;
       std::size_t len = 0, p = i + 2;
@@ -84,8 +90,8 @@ void findIbans(const Utterance& u, Candidates& c) noexcept {
       buf[len++] = c1;
       bool ok = true;
       while (ok && len < want && p < u.n) {
-        if (isLetterToken(u, p) && len >= 4) {
-          buf[len++] = upper(u.word(p)[0]);
+        if (letterAt(p) != 0 && len >= 4) {
+          buf[len++] = letterAt(p);
           ++p;
           continue;
         }
