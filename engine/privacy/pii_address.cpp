@@ -154,17 +154,18 @@ std::size_t fourDigitCode(const Utterance& u, std::size_t i) noexcept {
 std::size_t regionPart(const Utterance& u, std::size_t i) noexcept {
   if (i >= u.n) return 0;
   // An Irish county: "Co. Waterford", "county cork".
-  if ((u.is(i, "co") || u.is(i, "county")) && i + 1 < u.n && u.has(i + 1, lex::region)) return i + 2;
-  if (i + 2 < u.n && (u.lexicon->lookup(u.phrase(i, i + 3)) & lex::region)) return i + 3;  // "new south wales"
-  if (i + 1 < u.n && (u.lexicon->lookup(u.phrase(i, i + 2)) & lex::region)) return i + 2;
-  if (!u.has(i, lex::region)) return 0;
+  constexpr std::uint32_t kRegion = lex::region | lex::regionAlt;
+  if ((u.is(i, "co") || u.is(i, "county")) && i + 1 < u.n && u.has(i + 1, kRegion)) return i + 2;
+  if (i + 2 < u.n && (u.lexicon->lookup(u.phrase(i, i + 3)) & kRegion)) return i + 3;  // "new south wales"
+  if (i + 1 < u.n && (u.lexicon->lookup(u.phrase(i, i + 2)) & kRegion)) return i + 2;
+  if (!u.has(i, kRegion)) return 0;
   const std::string_view raw = u.raw(i);
   if (raw.size() == 2) return (isUpperAscii(raw[0]) && isUpperAscii(raw[1])) ? i + 1 : 0;
   return i + 1;
 }
 
 bool cityWord(const Utterance& u, std::size_t i) noexcept {
-  if (!streetNameWord(u, i) || u.has(i, lex::common | lex::streetType | lex::month)) return false;
+  if (!streetNameWord(u, i) || u.has(i, lex::common | lex::streetType | lex::streetTypeAlt | lex::month)) return false;
   return u.caseless || u.tok[i].capital;
 }
 
@@ -207,10 +208,11 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept {
     // Street: up to three name words, then a street type ("mill lane", "martin luther king boulevard").
     std::size_t street = 0;
     for (std::size_t k = 0; k <= 3 && h + k < u.n; ++k) {
-      if (k > 0 && u.has(h + k, lex::streetType) && !u.has(h + k, lex::function)) {
+      if (k > 0 && u.has(h + k, lex::streetType | lex::streetTypeAlt) && !u.has(h + k, lex::function)) {
         street = h + k + 1;
         // "park lane road": take the last street type of the run.
-        while (street < u.n && street < h + 5 && u.has(street, lex::streetType) && !u.tok[street - 1].commaAfter) {
+        while (street < u.n && street < h + 5 && u.has(street, lex::streetType | lex::streetTypeAlt) &&
+               !u.tok[street - 1].commaAfter) {
           ++street;
         }
         break;

@@ -88,8 +88,13 @@ constexpr std::string_view kStreetTypes =
     "street st avenue ave av road rd lane ln drive dr court ct boulevard blvd way place pl terrace ter "
     "crescent cres close circle cir parkway pkwy highway hwy square sq row grove gardens trail trl path "
     "alley walk mews hill rise view broadway plaza loop run pike turnpike expressway esplanade parade "
-    "wynd quay strasse rue calle via heights lawn lawns park green vale dale avenue grange meadows meadow "
-    "glade glen brae chase crest ridge point cove court gate gardens downs fields park estate";
+    "wynd quay strasse rue calle via";
+
+// Street types of Irish, British and Australian addresses that are also names or plain words ("78 Ashgrove Park",
+// "fairview lawn", "glenview heights"): the address rule reads them as street types, no name check does.
+constexpr std::string_view kStreetTypesAlt =
+    "heights lawn lawns park green vale dale grange meadows meadow glade glen brae chase crest ridge point cove "
+    "gate downs fields estate";
 
 // Heads of named places (the last word of "greenfield middle school", "mercy general hospital").
 constexpr std::string_view kPlaceHeads =
@@ -114,15 +119,20 @@ constexpr std::string_view kRegions =
     "vermont virginia washington wisconsin wyoming "
     "al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd "
     "oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc "
-    "england scotland wales ontario quebec alberta "
+    "england scotland wales ontario quebec alberta";
+
+// Australian states and Irish counties after a city ("brunswick victoria", "douglas, cork"): for the address rule
+// only ("victoria", "kerry" and "clare" are people's names too).
+constexpr std::string_view kRegionsAlt =
     "nsw vic qld tas nt act sa tasmania queensland victoria "
     "dublin cork galway kerry limerick waterford wexford wicklow kildare meath louth mayo sligo donegal clare "
     "tipperary kilkenny carlow laois offaly westmeath longford leitrim roscommon cavan monaghan";
 
 constexpr std::string_view kRegionPhrases =
     "new hampshire,new jersey,new mexico,new york,north carolina,north dakota,rhode island,south carolina,"
-    "south dakota,west virginia,british columbia,northern ireland,district of columbia,new south wales,"
-    "western australia,south australia,northern territory,australian capital territory,nova scotia,new brunswick";
+    "south dakota,west virginia,british columbia,northern ireland,district of columbia,nova scotia,new brunswick";
+constexpr std::string_view kRegionPhrasesAlt =
+    "new south wales,western australia,south australia,northern territory,australian capital territory";
 
 constexpr std::string_view kMonths =
     "january february march april may june july august september october november december "
@@ -196,6 +206,9 @@ PiiLexicon::PiiLexicon() {
   addPhrases(kWordNetConditions, lex::condition);
   addPhrases(kWordNetMedications, lex::medication);
   addList(kStreetTypes, lex::streetType);
+  addList(kStreetTypesAlt, lex::streetTypeAlt);
+  addList(kRegionsAlt, lex::regionAlt);
+  addPhrases(kRegionPhrasesAlt, lex::regionAlt);
   addList(kPlaceHeads, lex::placeHead);
   addList(kPlaceQualifiers, lex::placeQualifier);
   addList(kRegions, lex::region);

@@ -36,6 +36,10 @@ inline constexpr std::uint32_t care = 1u << 17;
 // A public figure WordNet names ("john smith", the explorer, among them): a public one only where the request is
 // about public figures (a knowledge question, media); "call john smith" is a contact. No feature of the model.
 inline constexpr std::uint32_t publicFigure = 1u << 18;
+// Street types and regions that are also people's names ("chase", "glen", "park"; "victoria", "kerry", "clare"):
+// for the address rule only, so that no name check reads "did kerry call" as a place. No feature of the model.
+inline constexpr std::uint32_t streetTypeAlt = 1u << 19;
+inline constexpr std::uint32_t regionAlt = 1u << 20;
 }  // namespace lex
 
 // Threads: built once by create() (control thread); then read-only, any thread, no allocation.

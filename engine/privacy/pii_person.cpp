@@ -172,7 +172,15 @@ bool personVerbAfter(const Utterance& u, std::size_t i) noexcept {
 
 }  // namespace
 
-bool publicFigureContext(const Utterance& u) noexcept { return publicFigureFrame(u) || generalQuestion(u); }
+bool publicFigureContext(const Utterance& u) noexcept {
+  if (publicFigureFrame(u)) return true;
+  // A question about the world, not one about the user's own people: "what's [john smith]'s number" is private
+  // whatever WordNet says of the name. Privacy first: a word about contact or the user ends the public reading.
+  return generalQuestion(u) &&
+         !u.anyOf(0, u.n, {"my", "me", "i", "i'm", "our", "we", "number", "phone", "email", "address", "birthday",
+                           "contact", "call", "text", "message", "mobile", "cell", "work", "live", "lives", "home",
+                           "coming", "arrive", "pick", "dinner", "party"});
+}
 
 void findPeople(const Utterance& u, Candidates& c) noexcept {
   const bool publicFrame = publicFigureFrame(u);
