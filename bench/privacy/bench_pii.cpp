@@ -85,6 +85,11 @@ Counts score(const privacy::PiiClassifier& c, const std::vector<privacy::test::E
       hasLocal |= localOnly(s.type);
       bool covered = keptLocal;
       for (const auto& b : got) covered |= s.start < b.end && b.start < s.end;
+      // Words suspected of a type that may leave redacted are replaced as well (decideEscalation).
+      for (std::size_t i = 0; i < buf.suspectCount(); ++i) {
+        const privacy::PiiSpan& b = buf.suspect(i);
+        covered |= !localOnly(privacy::piiTypeName(b.type)) && s.start < b.end && b.start < s.end;
+      }
       k.protectedValues[s.type] += covered;
     }
     if (!hasLocal) {

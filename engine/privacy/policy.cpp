@@ -2,6 +2,9 @@
 // Per-type policy table and the escalation decision (see policy.h for the rules).
 #include "engine/privacy/policy.h"
 
+#include <algorithm>
+#include <array>
+
 namespace sotto::privacy {
 
 const char* piiPolicyName(PiiPolicy policy) noexcept {
@@ -82,8 +85,42 @@ EscalationDecision decideEscalation(PrivacyMode mode, std::string_view text, boo
       return d;
     }
   }
+  // Words the model suspects of a type that may leave redacted, where no span lies ("did [marguerite] call"): they
+  // leave as placeholders too, so a name the spans missed is not sent as it is (issue 36: names in ordinary
+  // sentences reached the cloud in private mode).
+  SpanBuffer withSuspects;
+  const SpanBuffer* redact = &spans;
+  if (spans.suspectCount() > 0) {
+    // The suspected runs by where they start (they are recorded as each type's run ends).
+    std::array<PiiSpan, SpanBuffer::kSuspectCapacity> suspects{};
+    for (std::size_t i = 0; i < spans.suspectCount(); ++i) suspects[i] = spans.suspect(i);
+    std::sort(suspects.begin(), suspects.begin() + static_cast<std::ptrdiff_t>(spans.suspectCount()),
+              [](const PiiSpan& a, const PiiSpan& b) { return a.start < b.start; });
+    std::size_t k = 0;
+    auto pushSuspectsBefore = [&](std::uint32_t limit) {
+      for (; k < spans.suspectCount() && suspects[k].start < limit; ++k) {
+        const PiiSpan& x = suspects[k];
+        bool overlaps = false;
+        for (const PiiSpan& s : spans) overlaps |= x.start < s.end && s.start < x.end;
+        if (!overlaps && policy.get(x.type) == PiiPolicy::redact && x.end > x.start &&
+            (withSuspects.empty() || withSuspects[withSuspects.size() - 1].end <= x.start)) {
+          withSuspects.push(x);
+        }
+      }
+    };
+    for (const PiiSpan& s : spans) {
+      pushSuspectsBefore(s.start);
+      if (withSuspects.empty() || withSuspects[withSuspects.size() - 1].end <= s.start) withSuspects.push(s);
+    }
+    pushSuspectsBefore(UINT32_MAX);
+    if (withSuspects.overflowed()) {
+      d.reason = EscalationReason::unclassified;
+      return d;
+    }
+    redact = &withSuspects;
+  }
   PiiTypeMask replace = 0;
-  for (const PiiSpan& s : spans) {
+  for (const PiiSpan& s : *redact) {
     switch (policy.get(s.type)) {
       case PiiPolicy::localOnly:
         if (mode == PrivacyMode::private_) {
@@ -103,7 +140,7 @@ EscalationDecision decideEscalation(PrivacyMode mode, std::string_view text, boo
         break;
     }
   }
-  auto anonymized = anonymizer.anonymize(text, spans, replace);
+  auto anonymized = anonymizer.anonymize(text, *redact, replace);
   if (!anonymized) {
     d.replaced = d.allowed = 0;
     const bool full = anonymized.error().code == Errc::busy;

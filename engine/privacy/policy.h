@@ -92,6 +92,8 @@ struct EscalationDecision {
 //   standard: anonymized whenever the router decides; local-only spans are replaced by placeholders like redact
 //             (the architecture's "anonymized requests" — a local-only value never leaves in any mode).
 //   every mode: refused when classification failed (classified == false) or the span buffer overflowed.
+//   private and standard: words the model suspects of a redact type where no span lies (SpanBuffer::suspect) are
+//   replaced too ("did [PERSON_1] call"): a name the spans missed is not sent as it is.
 // spans: the classifier's output for exactly this text (code point offsets). anonymizer: the conversation's; it
 // learns new values only when the decision is to escalate. Brain thread (the anonymizer is not thread-safe);
 // allocates, never blocks.

@@ -109,6 +109,31 @@ TEST(EscalationPolicy, ASuspectedLocalOnlyTypeKeepsAPrivateRequestLocal) {
   EXPECT_EQ(suspected.suspected(), 0u);
 }
 
+// Issue 36: a name the spans missed but the model suspects leaves as a placeholder, not as it is ("did marguerite
+// fontaine call today" reached the cloud whole). Beside a span it is numbered in order; an allowed type's
+// suspicion, or one over a span, changes nothing.
+TEST(EscalationPolicy, SuspectedNamesLeaveAsPlaceholders) {
+  const std::string text = "did marguerite fontaine call 555 123 4567 today";
+  SpanBuffer spans;
+  spans.push(PiiSpan{29, 41, PiiType::phone});
+  spans.pushSuspect(PiiSpan{4, 23, PiiType::person});
+  spans.pushSuspect(PiiSpan{29, 41, PiiType::person});  // under the phone's span: the span decides
+  spans.addSuspected(piiTypeBit(PiiType::person));
+  for (const PrivacyMode mode : {PrivacyMode::private_, PrivacyMode::standard}) {
+    Anonymizer anon;
+    const auto d = decideEscalation(mode, text, true, spans, PolicyTable::defaults(), anon);
+    ASSERT_TRUE(d.mayEscalate);
+    EXPECT_EQ(d.text, "did [PERSON_1] call [PHONE_1] today");
+    EXPECT_EQ(d.replaced, 2u);
+    EXPECT_EQ(d.reason, EscalationReason::anonymized);
+  }
+  PolicyTable allowNames = PolicyTable::defaults();
+  allowNames.set(PiiType::person, PiiPolicy::allow);
+  Anonymizer anon;
+  EXPECT_EQ(decideEscalation(PrivacyMode::private_, text, true, spans, allowNames, anon).text,
+            "did marguerite fontaine call [PHONE_1] today");
+}
+
 TEST(EscalationPolicy, UnclassifiableTextNeverLeaves) {
   SpanBuffer overflowed;
   for (std::size_t i = 0; i <= SpanBuffer::kCapacity; ++i) {
