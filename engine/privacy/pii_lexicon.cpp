@@ -61,7 +61,8 @@ constexpr std::string_view kNotNames =
     "alright right so well sorry listen quick question cheers thanks ta please speaking here there "
     "born age aged patient holder register name named called social condition account acct number num id address "
     "dob "
-    "whether bro bruv dude guys lol pls plz thx ya yeah yep nope innit "
+    "whether bro bruv dude guys lol pls plz thx ya yeah yep nope innit year-old years-old yr-old yrs-old "
+    "month-old "
     "try upped port passcode passphrase password pin "
     "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
@@ -146,7 +147,7 @@ constexpr std::string_view kUnits =
     "minute minutes min mins hour hours hr hrs second seconds sec secs day days week weeks month months "
     "dollars dollar bucks euros euro pounds pound cents percent degrees degree miles mile kilometers km "
     "meters feet foot inches inch kilos kilograms grams pounds lbs ounces times o'clock am pm a.m. p.m. "
-    "points point people things items pages steps calories";
+    "points point people things items pages steps calories year-old years-old yr-old yrs-old month-old";
 
 constexpr std::string_view kUnitWords = "apartment apt unit flat suite ste room floor fl building bldg";
 

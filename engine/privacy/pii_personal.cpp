@@ -35,7 +35,9 @@ bool personSubject(const Utterance& u, const Candidates& c, std::size_t v) noexc
 
 // ---- age ----
 // "years old" said short: "28 y/o", "28 yo".
-bool shortYearsOld(const Utterance& u, std::size_t e) noexcept { return u.anyOf(e, e + 1, {"y/o", "yo", "y.o"}); }
+bool shortYearsOld(const Utterance& u, std::size_t e) noexcept {
+  return u.anyOf(e, e + 1, {"y/o", "yo", "y.o", "year-old", "years-old", "yr-old", "yrs-old"});
+}
 
 // Whose "N years old" it is, from the subject before "is/was/are/'s": a person's (a pronoun, a name, "my son")
 // is an age; a thing's or an animal's ("my roof is six years old", "our parrot is 14") is not; no subject found
@@ -43,7 +45,7 @@ bool shortYearsOld(const Utterance& u, std::size_t e) noexcept { return u.anyOf(
 int yearsOldSubject(const Utterance& u, const Candidates& c, std::size_t i) noexcept {
   std::size_t v = i;
   while (v > 0 && u.anyOf(v - 1, v, {"about", "nearly", "almost", "over", "under", "just", "only", "exactly",
-                                     "around", "roughly", "already", "now", "probably", "maybe"})) {
+                                     "around", "roughly", "already", "now", "probably", "maybe", "a", "an"})) {
     --v;
   }
   if (v == 0) return 0;
@@ -73,6 +75,8 @@ int yearsOldSubject(const Utterance& u, const Candidates& c, std::size_t i) noex
 void findAges(const Utterance& u, Candidates& c) noexcept {
   for (std::size_t i = 0; i < u.n; ++i) {
     if (!u.isNum(i) || u.tok[i].num == NumKind::repeat || (i > 0 && u.isNum(i - 1))) continue;
+    // "a six year old": the article is no part of the age ("a hundred" is read as a number elsewhere).
+    if (u.anyOf(i, i + 1, {"a", "an"}) && u.isNum(i + 1)) continue;
     std::uint32_t v = 0;
     std::size_t e = 0;
     if (!readCardinal(u, i, v, e) || v > 120) continue;

@@ -2,6 +2,8 @@
 // Tokenizer: words with byte and code point offsets, a lowercase accent-folded form, and per-word features.
 #include "engine/privacy/pii_text.h"
 
+#include <algorithm>
+
 #include "engine/privacy/pii_numbers.h"
 
 namespace sotto::privacy::detail {
@@ -90,8 +92,17 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     std::uint32_t c0 = cp;
     std::size_t j = i;
     std::uint32_t cj = cp;
-    bool hasOpen = false, hasClose = false, gluedEquals = false;
+    bool hasOpen = false, hasClose = false, gluedEquals = false, ageGlued = false;
     while (j < text.size() && !isSpace(s[j])) {
+      // "a 34-year-old", "my 6-yr-old": the age is its own word (the number, as a person's age is labelled).
+      if (s[j] == '-' && j > i && j - i <= 3 && std::all_of(s + i, s + j, [](unsigned char d) { return d >= '0' && d <= '9'; })) {
+        const std::string_view rest = text.substr(j + 1, 10);
+        if (rest.substr(0, 8) == "year-old" || rest.substr(0, 9) == "years-old" || rest.substr(0, 6) == "yr-old" ||
+            rest.substr(0, 7) == "yrs-old" || rest.substr(0, 9) == "month-old") {
+          ageGlued = true;
+          break;
+        }
+      }
       if (s[j] == '(') hasOpen = true;
       if (s[j] == ')') hasClose = true;
       if (!isCont(s[j])) ++cj;
@@ -152,6 +163,10 @@ bool tokenize(std::string_view text, const PiiLexicon& lexicon, Utterance& u) no
     }
     i = rawEnd;
     cp = rawEndCp;
+    if (ageGlued) {  // the hyphen joins the age to "year-old": no word of either
+      ++i;
+      ++cp;
+    }
     if (b0 == b1) {
       if (u.n > 0) {
         u.tok[u.n - 1].commaAfter = u.tok[u.n - 1].commaAfter || comma;
