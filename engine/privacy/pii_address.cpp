@@ -13,9 +13,15 @@ bool isUpperAscii(char ch) noexcept { return ch >= 'A' && ch <= 'Z'; }
 
 // "57", "12a", "25B": a written house or unit number.
 bool writtenHouseNumber(std::string_view w) noexcept {
-  if (w.empty() || w.size() > 6 || !isDigit(w[0])) return false;
+  if (w.empty() || w.size() > 8 || !isDigit(w[0])) return false;
   std::size_t k = 0;
   while (k < w.size() && isDigit(w[k])) ++k;
+  // "3/33 King Street": a unit and its building's number (Australia, New Zealand).
+  if (k < w.size() && w[k] == '/' && k + 1 < w.size()) {
+    std::size_t m = k + 1;
+    while (m < w.size() && isDigit(w[m])) ++m;
+    if (m > k + 1 && m == w.size()) return true;
+  }
   return k == w.size() || (k + 1 == w.size() && ((w[k] >= 'a' && w[k] <= 'z') || (w[k] >= 'A' && w[k] <= 'Z')));
 }
 
@@ -111,9 +117,10 @@ std::size_t postalCode(const Utterance& u, std::size_t i) noexcept {
   if (digitAt(p) && isLetterToken(u, p + 1) && digitAt(p + 2)) {
     p += 3;
   } else {
+    // The district's digits one by one, or as a number ("m fourteen eight t p"); then the sector's digit.
     std::size_t d = 0;
-    while (d < 3 && digitAt(p)) {
-      ++d;
+    while (d < 3 && (digitAt(p) || (p < u.n && (u.tok[p].num == NumKind::teen || u.tok[p].num == NumKind::tens)))) {
+      d += digitAt(p) ? 1 : 2;
       ++p;
     }
     if (d < 2) return 0;
@@ -141,13 +148,33 @@ std::size_t eircode(const Utterance& u, std::size_t i) noexcept {
   return k == 4 ? p : 0;
 }
 
-// An Australian postcode after its state: four digits, written or said one by one ("two one five zero").
-std::size_t fourDigitCode(const Utterance& u, std::size_t i) noexcept {
+// A postcode of digits after its place: four (Australia, New Zealand, much of Europe) or six (India), written
+// ("3065", "560038", "- 560038") or said ("two one five zero", "six oh oh oh two oh", "double one double oh two
+// four"). Returns the end (0: none).
+std::size_t digitCode(const Utterance& u, std::size_t i) noexcept {
   if (i >= u.n) return 0;
-  if (u.tok[i].allDigits && u.raw(i).size() == 4) return i + 1;
   std::size_t p = i;
-  while (p < u.n && p < i + 4 && u.tok[p].num == NumKind::digit) ++p;
-  return p == i + 4 && !(p < u.n && u.isNum(p)) ? p : 0;
+  if (u.raw(p) == "-" || u.raw(p) == "\u2013") ++p;  // "Bengaluru - 560038"
+  if (p >= u.n) return 0;
+  if (u.tok[p].allDigits) {
+    const std::size_t n = u.raw(p).size();
+    return (n == 4 || n == 6) && !u.isNum(p + 1) ? p + 1 : 0;
+  }
+  NumberRun run;
+  readRun(u, p, u.n, run);
+  if (run.t1 == p || run.anyWritten || run.anyThousand) return 0;
+  return run.len == 4 || run.len == 6 ? run.t1 : 0;
+}
+
+// A region spelt letter by letter: "n s w", "t a s".
+std::size_t speltRegion(const Utterance& u, std::size_t i) noexcept {
+  char letters[3];
+  std::size_t k = 0;
+  while (k < 3 && isLetterToken(u, i + k)) letters[k] = u.word(i + k)[0], ++k;
+  for (std::size_t len = k; len >= 2; --len) {
+    if (u.lexicon->lookup(std::string_view(letters, len)) & (lex::region | lex::regionAlt)) return i + len;
+  }
+  return 0;
 }
 
 // A region after the city: state names ("north carolina") or written codes ("NC").
@@ -235,7 +262,7 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept {
       // (the longest reading: "h nine one zero w x zero" is an Eircode, not a UK code that stops before its end).
       bool region = false;
       for (int part = 0; part < 3; ++part) {
-        if (std::size_t r = regionPart(u, end); r != 0 && !region) {
+        if (std::size_t r = std::max(regionPart(u, end), speltRegion(u, end)); r != 0 && !region) {
           end = r;
           region = true;
           continue;
@@ -243,11 +270,11 @@ void findAddresses(const Utterance& u, Candidates& c) noexcept {
         std::uint32_t district = 0;
         std::size_t d = 0;
         if (u.is(end - 1, "dublin") && u.isNum(end) && readCardinal(u, end, district, d) && district >= 1 &&
-            district <= 24 && !u.tok[end].hasDigit) {
+            district <= 24 && !u.isNum(d)) {
           end = d;
           continue;
         }
-        const std::size_t code = std::max({postalCode(u, end), eircode(u, end), region ? fourDigitCode(u, end) : 0});
+        const std::size_t code = std::max({postalCode(u, end), eircode(u, end), digitCode(u, end)});
         if (code != 0) end = code;
         break;
       }

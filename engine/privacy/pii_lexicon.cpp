@@ -104,7 +104,10 @@ constexpr std::string_view kPlaceHeads =
     "mall office offices headquarters hq factory plant warehouse library center centre institute "
     "laboratory lab studio studios pharmacy surgery practice home homes living residence manor lodge "
     "apartments tower towers plaza park club stadium arena theatre theater museum hotel inn resort "
-    "bank branch depot station base prison jail court courthouse hall elementary primary house mosque";
+    "bank branch depot station base prison jail court courthouse hall elementary primary house mosque "
+    "intermediate parish insurance solicitors accountants associates motors works printworks garage dental "
+    "surgery veterinary vets salon barbers lodge kindergarten creche secondary grammar masjid gurdwara mandir "
+    "shul kirk abbey priory";
 
 constexpr std::string_view kPlaceQualifiers =
     "medical general memorial community regional children's childrens university county city saint st "

@@ -40,7 +40,9 @@ std::size_t readHead(const Utterance& u, std::size_t i, std::uint32_t& value, bo
   if (i >= u.n) return 0;
   const Token& t = u.tok[i];
   if (t.num == NumKind::tens) {
-    if (i + 1 < u.n && u.tok[i + 1].num == NumKind::digit && u.tok[i + 1].numVal > 0 && !u.is(i + 1, "oh")) {
+    // "ninety-five" written as one word is already whole.
+    if (t.numVal % 10 == 0 && i + 1 < u.n && u.tok[i + 1].num == NumKind::digit && u.tok[i + 1].numVal > 0 &&
+        !u.is(i + 1, "oh")) {
       value = static_cast<std::uint32_t>(t.numVal + u.tok[i + 1].numVal);
       twoDigit = true;
       return 2;
@@ -74,6 +76,15 @@ void putValue(std::uint64_t v, std::size_t minWidth, Chunk& c) noexcept {
 NumberWord numberWord(std::string_view word) noexcept {
   for (const auto& e : kNumberWords) {
     if (e.word == word) return {e.kind, e.value};
+  }
+  // "ninety-five", "forty-two": a tens word and a digit word joined by a hyphen, one number.
+  if (const std::size_t dash = word.find('-'); dash != std::string_view::npos && dash > 0) {
+    const NumberWord tens = numberWord(word.substr(0, dash));
+    const NumberWord unit = numberWord(word.substr(dash + 1));
+    if (tens.kind == NumKind::tens && unit.kind == NumKind::digit && unit.value > 0 &&
+        word.substr(dash + 1) != "oh") {
+      return {NumKind::tens, static_cast<std::int8_t>(tens.value + unit.value)};
+    }
   }
   return {};
 }

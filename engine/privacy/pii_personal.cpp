@@ -30,6 +30,11 @@ bool personSubject(const Utterance& u, const Candidates& c, std::size_t v) noexc
   if (u.has(v - 1, lex::relation) && v >= 2 && u.anyOf(v - 2, v - 1, {"my", "our", "his", "her", "their", "your"})) {
     return true;
   }
+  // "my little brother", "my mother in law", "my husband's dad".
+  if (v >= 3 && u.has(v - 1, lex::relation) && u.anyOf(v - 3, v - 2, {"my", "our", "his", "her", "their", "your"})) {
+    return true;
+  }
+  if (v >= 4 && u.is(v - 1, "law") && u.is(v - 2, "in") && u.has(v - 3, lex::relation)) return true;
   return false;
 }
 
@@ -50,6 +55,7 @@ int yearsOldSubject(const Utterance& u, const Candidates& c, std::size_t i) noex
   }
   if (v == 0) return 0;
   std::size_t subject = v;  // the subject ends here (exclusive)
+  if (u.anyOf(v - 1, v, {"i'm", "he's", "she's", "you're", "we're", "they're"})) return 1;  // "i'm a 48 y/o male"
   if (u.anyOf(v - 1, v, {"is", "was", "are", "were", "am", "be", "being", "turning", "turned", "turns"})) {
     subject = v - 1;
   } else if (u.tok[v - 1].possessive) {
@@ -59,7 +65,7 @@ int yearsOldSubject(const Utterance& u, const Candidates& c, std::size_t i) noex
   }
   if (subject == 0) return 0;
   const std::size_t s = subject - 1;  // the subject's last word
-  if (u.anyOf(s, s + 1, {"i", "he", "she", "you", "we", "they", "i'm", "he's", "she's", "you're", "we're"}) ||
+  if (u.anyOf(s, s + 1, {"i", "he", "she", "you", "we", "they", "i'm", "he's", "she's", "you're", "we're", "they're"}) ||
       personCandidateEndsAt(c, s + 1) || (u.tok[s].possessive && u.has(s, lex::relation))) {
     return 1;
   }
@@ -101,7 +107,7 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
         age = !u.anyOf(i > 4 ? i - 4 : 0, i, {"the", "it", "it's", "its", "this", "that"}) || u.contains("my");
       }
     } else if (i > 0 && u.anyOf(i - 1, i, {"turned", "turns", "turning", "aged", "age"})) {
-      age = true;
+      age = yearsOldSubject(u, c, i) >= 0;  // "our cat is turning sixteen": a pet's
     } else if (i > 0 && u.anyOf(i - 1, i, {"i'm", "he's", "she's"})) {
       age = true;
     } else if (i > 0 && u.anyOf(i - 1, i, {"is", "am", "was", "are", "were"}) && personSubject(u, c, i - 1)) {
@@ -119,9 +125,15 @@ void findAges(const Utterance& u, Candidates& c) noexcept {
                                                "what", "what's", "when", "should", "can", "is", "does"}) ||
                 u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter || !isWordToken(u, e))) {
       age = true;  // "grandma's 33 this year": 's is "is"
-    } else if (i > 0 && personCandidateEndsAt(c, i) && u.tok[i].num == NumKind::written && u.tok[i].b0 > 0 &&
+    } else if (i > 0 && (personCandidateEndsAt(c, i) || u.has(i - 1, lex::relation)) && u.tok[i].b0 > 0 &&
                u.text[u.tok[i].b0 - 1] == '(') {
-      age = v >= 1 && v <= 110;  // "Patient Fatima Bianchi (41)": a number in brackets after a name
+      age = v >= 1 && v <= 110;  // "Patient Fatima Bianchi (41)", "my daughter (13)", "Marcus (ten)"
+    } else if (i > 0 && u.tok[i - 1].commaAfter && personCandidateEndsAt(c, i) && v >= 1 && v <= 110 &&
+               (e == u.n || u.tok[e - 1].commaAfter || u.tok[e - 1].stopAfter)) {
+      age = true;  // "Thabo Nakamura, 98, Parkinson's", "Reed Washington, fifty-nine, 1 Acacia Ave"
+    } else if (i > 0 && u.tok[i - 1].possessive && (u.tok[i - 1].lex & lex::firstName) &&
+               (e == u.n || u.anyOf(e, e + 1, {"now", "today", "this", "next", "and", "already"}))) {
+      age = true;  // "clive's eighteen now": 's is "is"
     } else if (i == 1 && u.is(0, "at") && u.contains("too")) {
       age = true;  // "at fifty five is it too late to learn the piano": the speaker's own
     }
@@ -353,7 +365,16 @@ bool placeCue(const Utterance& u, std::size_t s) noexcept {
                              "nurse", "teacher", "doctor", "manager", "worship", "pray", "member", "joined",
                              "physio", "therapy", "session", "lesson", "lessons", "rehearsal", "meeting",
                              "volunteering", "meet", "outside", "picked", "dropped",
-                             "collect", "collected", "appointments", "scan", "checkup", "check-up"});
+                             "collect", "collected", "appointments", "scan", "checkup", "check-up", "leaving",
+                             "left", "calling", "commute", "choir", "prayers", "prayer", "mass", "service",
+                             "employer", "employed", "caretaker", "cleaner", "receptionist", "ward", "resident",
+                             "school", "student", "pupil", "born", "delivered", "stay", "stayed"});
+}
+
+// Where being is itself personal: a person in a hospital, a care home, a hospice ("Thao is in [Royal County
+// Infirmary]").
+bool carePlaceHead(const Utterance& u, std::size_t h) noexcept {
+  return u.anyOf(h, h + 1, {"hospital", "infirmary", "hospice", "clinic", "home", "homes", "lodge", "surgery"});
 }
 
 // A firm named after people, where someone works: "i work at [henderson and cole]", "[Okoro & Partners]".
@@ -395,7 +416,7 @@ void findPlaces(const Utterance& u, Candidates& c) noexcept {
     while (s < h && u.has(s, lex::placeHead) && !u.has(s, lex::placeQualifier)) ++s;  // "the gym" has no name
     if (s == h || (names == 0 && qualifiers < 2)) continue;
     if (s > 0 && u.anyOf(s - 1, s, {"the", "a", "an", "nearest", "any", "some"})) continue;
-    if (!placeCue(u, s)) continue;
+    if (!placeCue(u, s) && !(carePlaceHead(u, h) && cueBefore(u, s, 3, {"in", "at", "into", "from"}))) continue;
     c.add(s, h + 1, PiiType::location, prio::location);
   }
 }
