@@ -132,6 +132,10 @@ def main():
     wn = lexres.WordNet()
     people = wn.lemmas(wn.hyponyms(wn.sense('person', 'n', 1), instances=True, classes=False), proper=True)
     famous = sorted(p for p in people if 2 <= len(p.split()) <= 3 and re.fullmatch(r"[a-z' ]+", p) and ',' not in p)
+    # Countries: no one's name where the model would take them for one ("do i need a visa for [peru]").
+    countries = sorted(c for c in wn.lemmas(wn.hyponyms(wn.sense('country', 'n', 2), instances=True, classes=False),
+                                            proper=True, max_words=3)
+                       if re.fullmatch(r"[a-z' ]+", c))
     out = sys.stdout
     out.write('// SPDX-License-Identifier: MIT\n')
     out.write('// %d given names and %d surnames from @faker-js/faker %s (MIT licence, Copyright 2022-2025 Faker), '
@@ -174,6 +178,17 @@ def main():
     line = '    "'
     for k, f in enumerate(famous):
         piece = f + (',' if k + 1 < len(famous) else '')
+        if len(line) + len(piece) + 2 > 118:
+            out.write(line + '"\n')
+            line = '    "'
+        line += piece
+    out.write(line + '";\n\n')
+    out.write('// %d countries WordNet 3.0 names, comma-separated: public places, never a private person (a listed name\n'
+              '// among them, "jordan", stays a name).\n' % len(countries))
+    out.write('const std::string_view kWordNetCountries =\n')
+    line = '    "'
+    for k, f in enumerate(countries):
+        piece = f + (',' if k + 1 < len(countries) else '')
         if len(line) + len(piece) + 2 > 118:
             out.write(line + '"\n')
             line = '    "'

@@ -209,7 +209,9 @@ Status PiiClassifier::classify(std::string_view text, SpanBuffer& out) const noe
         continue;
       }
     }
-    emit(kept[k].t0, kept[k].t1, kept[k].stemEnd, kept[k].type);
+    // A name ends before its possessive 's, however its span was put together ("[Niamh Church]'s number").
+    const bool stemEnd = kept[k].stemEnd || (kept[k].type == PiiType::person && u.tok[kept[k].t1 - 1].possessive);
+    emit(kept[k].t0, kept[k].t1, stemEnd, kept[k].type);
   }
   // Suspicion: at the low threshold where no reported span covers the word (it would leave as it is); under a
   // span of another type only where the model would report its own type there (the type, not the value, is in

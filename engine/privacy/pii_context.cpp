@@ -184,7 +184,7 @@ void findBirthDates(const Utterance& u, Candidates& c) noexcept {
 bool accountValueToken(const Utterance& u, std::size_t i) noexcept {
   if (i >= u.n || !u.tok[i].hasDigit) return false;
   for (char ch : u.raw(i)) {
-    if (!(isDigit(ch) || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '-')) return false;
+    if (!(isDigit(ch) || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '/')) return false;
   }
   return true;
 }
@@ -193,6 +193,16 @@ bool accountValueToken(const Utterance& u, std::size_t i) noexcept {
 std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) noexcept {
   start = s;
   if (s >= u.n) return 0;
+  // "Member ID FF 9375 8960": a typed letter prefix of its own before the digit groups.
+  if (!u.spoken && !u.tok[s].hasDigit && u.raw(s).size() <= 4 && s + 1 < u.n && u.tok[s + 1].allDigits &&
+      std::all_of(u.raw(s).begin(), u.raw(s).end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
+    std::size_t p = s + 1, digits = 0;
+    while (p < u.n && u.tok[p].allDigits && !u.tok[p - 1].commaAfter && !u.tok[p - 1].stopAfter) {
+      digits += u.raw(p).size();
+      ++p;
+    }
+    return digits >= 4 ? p : 0;
+  }
   if (u.tok[s].hasDigit) {
     if (!accountValueToken(u, s)) return 0;
     std::size_t p = s + 1, digits = 0;
@@ -205,8 +215,8 @@ std::size_t accountValue(const Utterance& u, std::size_t s, std::size_t& start) 
     return digits >= 4 ? p : 0;
   }
   std::size_t p = s;
-  // Letter prefixes: "g x nine nine ...", "c u dash three ...".
-  while (p < s + 3 && isLetterToken(u, p) && (isLetterToken(u, p + 1) || u.isNum(p + 1) || u.is(p + 1, "dash"))) ++p;
+  // Letter prefixes: "g x nine nine ...", "c u dash three ...", "c u s t two three ...".
+  while (p < s + 4 && isLetterToken(u, p) && (isLetterToken(u, p + 1) || u.isNum(p + 1) || u.is(p + 1, "dash"))) ++p;
   if (p > s && u.is(p, "dash")) ++p;
   NumberRun run;
   readRun(u, p, u.n, run);
@@ -226,6 +236,12 @@ void findAccounts(const Utterance& u, Candidates& c) noexcept {
                                          "employee", "staff", "badge", "payroll", "personnel", "student", "licence",
                                          "license", "dl", "medicare", "medicaid", "nhs"}) &&
                       u.anyOf(i + 1, i + 2, {"number", "no", "id", "#", "num"})) ||
+                     // The cue and then the value at once: "policy p double four two ...", "Member B2242773".
+                     (u.anyOf(i, i + 1, {"customer", "member", "policy", "reference", "ref", "membership"}) &&
+                      (u.tok[i + 1 < u.n ? i + 1 : i].hasDigit || isLetterToken(u, i + 1)) && [&] {
+                        std::size_t st = 0;
+                        return accountValue(u, i + 1, st) > st;
+                      }()) ||
                      (u.anyOf(i, i + 1, {"licence", "license"}) &&
                       u.anyOf(i - 1, i, {"driver's", "drivers", "driving", "driver"})) ||
                      // A card that is no payment card: "my library card number is ...".

@@ -62,7 +62,10 @@ constexpr std::string_view kNotNames =
     "born age aged patient holder register name named called social condition account acct number num id address "
     "dob "
     "whether bro bruv dude guys lol pls plz thx ya yeah yep nope innit year-old years-old yr-old yrs-old "
-    "month-old "
+    "month-old we've i've you've they've we'd i'd you'd he'd she'd they'd we'll i'll you'll he'll she'll they'll "
+    "that's there's here's what's who's where's how's let's can't don't won't didn't isn't aren't wasn't weren't "
+    "hasn't haven't couldn't shouldn't wouldn't mon tue tues wed thu thur thurs fri sat sun monday tuesday "
+    "wednesday thursday friday saturday sunday tmrw tmr tonite asap "
     "try upped port passcode passphrase password pin "
     "judge pastor nurse professor prof doctor doc dr aunt auntie uncle grandma grandpa granny gran nana "
     "coach officer captain sergeant detective reverend rev father rabbi imam lord lady sir dame mr mrs ms miss "
@@ -260,6 +263,25 @@ PiiLexicon::PiiLexicon() {
   for (std::size_t p = 0; p < detail::kLocaleFirstNamesParts; ++p) addUnknown(detail::kLocaleFirstNames[p], lex::firstName);
   for (std::size_t p = 0; p < detail::kLocaleSurnamesParts; ++p) addUnknown(detail::kLocaleSurnames[p], lex::surname);
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  // Countries are public places, no one's name: famous, unless a list has the word as a name ("jordan", "chad").
+  {
+    const std::size_t before = entries_.size();
+    std::string_view list = detail::kWordNetCountries;
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      const std::string_view key = list.substr(0, comma);
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      if (key.empty()) continue;
+      const auto end = entries_.begin() + static_cast<std::ptrdiff_t>(before);
+      auto it = std::lower_bound(entries_.begin(), end, key, [](const Entry& e, std::string_view k) { return e.key < k; });
+      if (it != end && it->key == key) {
+        if (!(it->flags & (lex::firstName | lex::surname))) it->flags |= lex::famous;
+      } else {
+        entries_.push_back(Entry{key, lex::famous});
+      }
+    }
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  }
   entries_.shrink_to_fit();
   for (const Entry& e : entries_) {
     if (!(e.flags & (lex::condition | lex::medication)) || e.key.size() < kMinNearWord - 1 || e.key.size() > kMaxNearWord ||

@@ -92,6 +92,7 @@ extern const std::size_t kLocaleFirstNamesParts;
 extern const std::string_view kLocaleSurnames[];
 extern const std::size_t kLocaleSurnamesParts;
 extern const std::string_view kWordNetFamousPeople;  // comma-separated full names (pii_names_data.cpp)
+extern const std::string_view kWordNetCountries;     // comma-separated (pii_names_data.cpp): lex::famous
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).
 inline constexpr std::size_t kEnglishFilterParts = 4;
