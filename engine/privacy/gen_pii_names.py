@@ -172,17 +172,28 @@ def main():
                 line += w + ' '
             out.write(line + '",\n')
         out.write('};\nconst std::size_t %sParts = %d;\n\n' % (name, len(parts)))
-    out.write('// %d public figures WordNet 3.0 names (Debian\'s wordnet-base, Princeton\'s licence), comma-separated.\n'
+    out.write('// %d public figures WordNet 3.0 names (Debian\'s wordnet-base, Princeton\'s licence), comma-separated, in\n'
+              '// parts of at most about 60,000 characters (compilers need only accept string literals of 65,536).\n'
               % len(famous))
-    out.write('const std::string_view kWordNetFamousPeople =\n')
-    line = '    "'
-    for k, f in enumerate(famous):
-        piece = f + (',' if k + 1 < len(famous) else '')
-        if len(line) + len(piece) + 2 > 118:
-            out.write(line + '"\n')
-            line = '    "'
-        line += piece
-    out.write(line + '";\n\n')
+    parts, cur, size = [], [], 0
+    for f in famous:
+        if size + len(f) + 1 > 60000:
+            parts.append(cur)
+            cur, size = [], 0
+        cur.append(f)
+        size += len(f) + 1
+    parts.append(cur)
+    out.write('const std::string_view kWordNetFamousPeople[] = {\n')
+    for p in parts:
+        line = '    "'
+        for k, f in enumerate(p):
+            piece = f + (',' if k + 1 < len(p) else '')
+            if len(line) + len(piece) + 2 > 118:
+                out.write(line + '"\n')
+                line = '    "'
+            line += piece
+        out.write(line + '",\n')
+    out.write('};\nconst std::size_t kWordNetFamousPeopleParts = %d;\n\n' % len(parts))
     out.write('// %d countries WordNet 3.0 names, comma-separated: public places, never a private person (a listed name\n'
               '// among them, "jordan", stays a name).\n' % len(countries))
     out.write('const std::string_view kWordNetCountries =\n')

@@ -223,7 +223,9 @@ PiiLexicon::PiiLexicon() {
   addList(kMonths, lex::month);
   addList(kTlds, lex::tld);
   addPhrases(kFamousPeople, lex::famous);
-  addPhrases(detail::kWordNetFamousPeople, lex::publicFigure);
+  for (std::size_t p = 0; p < detail::kWordNetFamousPeopleParts; ++p) {
+    addPhrases(detail::kWordNetFamousPeople[p], lex::publicFigure);
+  }
   addList(kUnits, lex::unit);
   addList(kUnitWords, lex::unitWord);
   addList(kFunction, lex::function);

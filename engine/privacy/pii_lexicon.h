@@ -91,7 +91,8 @@ extern const std::string_view kLocaleFirstNames[];
 extern const std::size_t kLocaleFirstNamesParts;
 extern const std::string_view kLocaleSurnames[];
 extern const std::size_t kLocaleSurnamesParts;
-extern const std::string_view kWordNetFamousPeople;  // comma-separated full names (pii_names_data.cpp)
+extern const std::string_view kWordNetFamousPeople[];  // comma-separated full names, in parts (pii_names_data.cpp)
+extern const std::size_t kWordNetFamousPeopleParts;
 extern const std::string_view kWordNetCountries;     // comma-separated (pii_names_data.cpp): lex::famous
 // The English-word Bloom filter (pii_english_data.cpp, by gen_pii_english.py): kEnglishFilterBits bits, base64 in
 // kEnglishFilterParts consecutive parts (each decodes on its own).

@@ -1831,8 +1831,9 @@ const std::string_view kLocaleSurnames[] = {
 };
 const std::size_t kLocaleSurnamesParts = 2;
 
-// 4301 public figures WordNet 3.0 names (Debian's wordnet-base, Princeton's licence), comma-separated.
-const std::string_view kWordNetFamousPeople =
+// 4301 public figures WordNet 3.0 names (Debian's wordnet-base, Princeton's licence), comma-separated, in
+// parts of at most about 60,000 characters (compilers need only accept string literals of 65,536).
+const std::string_view kWordNetFamousPeople[] = {
     "aaron burr,aaron copland,aaron montgomery ward,abbott lawrence lowell,abel janszoon tasman,abel tasman,"
     "abraham lincoln,abraham stoker,aby moritz warburg,aby warburg,achille ratti,achmad sukarno,adam smith,"
     "adlai ewing stevenson,adlai stevenson,admiral byrd,admiral dewey,admiral nelson,admiral nimitz,adolf eichmann,"
@@ -2418,23 +2419,24 @@ const std::string_view kWordNetFamousPeople =
     "saint joan,saint john,saint jude,saint lawrence,saint louis,saint luke,saint mark,saint matthew,saint nicholas,"
     "saint nick,saint olaf,saint olav,saint patrick,saint paul,saint peter,saint saens,saint thomas,"
     "saint thomas aquinas,salman rushdie,salmon portland chase,salvador dali,sam adams,sam goldwyn,sam houston,"
-    "sam shepard,sam snead,samuel adams,samuel barber,samuel beckett,samuel butler,samuel dashiell hammett,"
-    "samuel de champlain,samuel goldwyn,samuel gompers,samuel houston,samuel huntington,samuel jackson snead,"
-    "samuel johnson,samuel langhorne clemens,samuel morse,samuel pepys,samuel pierpoint langley,"
-    "samuel rawson gardiner,samuel rosenstock,samuel taylor coleridge,samuel wiesenthal,samuel wilder,"
-    "sandor kellner,sandro botticelli,santa ana,santa anna,santa claus,sara teasdale,sarah bernhardt,"
-    "sarah kemble siddons,sarah siddons,sarah vaughan,sarvepalli radhakrishnan,satchel paige,satyendra nath bose,"
-    "saul bellow,saul of tarsus,saul steinberg,saxo grammaticus,say hey kid,schumann heink,scipio africanus,"
-    "scipio africanus major,scipio the elder,scott joplin,scourge of god,sean o'casey,sebastian cabot,"
-    "sebastian vizcaino,second earl grey,seigneur de bayard,seiji ozawa,seleucus i,seleucus i nicator,"
-    "serge koussevitzky,sergei aleksandrovich koussevitzky,sergei diaghilev,sergei eisenstein,"
-    "sergei mikhailovich eisenstein,sergei pavlovich diaghilev,sergei rachmaninoff,sergei rachmaninov,"
-    "sergei sergeyevich prokofiev,sergei vasilievich rachmaninoff,sergei vasilievich rachmaninov,seth thomas,"
-    "severo ochoa,shah jahan,shah pahlavi,shalom asch,shel silverstein,shelby silverstein,shelton jackson lee,"
-    "sherwood anderson,shirley temple,shirley temple black,sholem asch,sholom asch,sid caesar,sidney caesar,"
-    "sidney james webb,sidney poitier,sidney webb,sidonie gabrielle colette,sieur de lasalle,sigmund freud,"
-    "sigmund romberg,sigrid undset,simon bolivar,simon de montfort,simon kuznets,simon marks,simon newcomb,"
-    "simon peter,simon the canaanite,simon the zealot,simon zelotes,simone de beauvoir,simone weil,sinclair lewis,"
+    "sam shepard,sam snead",
+    "samuel adams,samuel barber,samuel beckett,samuel butler,samuel dashiell hammett,samuel de champlain,"
+    "samuel goldwyn,samuel gompers,samuel houston,samuel huntington,samuel jackson snead,samuel johnson,"
+    "samuel langhorne clemens,samuel morse,samuel pepys,samuel pierpoint langley,samuel rawson gardiner,"
+    "samuel rosenstock,samuel taylor coleridge,samuel wiesenthal,samuel wilder,sandor kellner,sandro botticelli,"
+    "santa ana,santa anna,santa claus,sara teasdale,sarah bernhardt,sarah kemble siddons,sarah siddons,"
+    "sarah vaughan,sarvepalli radhakrishnan,satchel paige,satyendra nath bose,saul bellow,saul of tarsus,"
+    "saul steinberg,saxo grammaticus,say hey kid,schumann heink,scipio africanus,scipio africanus major,"
+    "scipio the elder,scott joplin,scourge of god,sean o'casey,sebastian cabot,sebastian vizcaino,second earl grey,"
+    "seigneur de bayard,seiji ozawa,seleucus i,seleucus i nicator,serge koussevitzky,"
+    "sergei aleksandrovich koussevitzky,sergei diaghilev,sergei eisenstein,sergei mikhailovich eisenstein,"
+    "sergei pavlovich diaghilev,sergei rachmaninoff,sergei rachmaninov,sergei sergeyevich prokofiev,"
+    "sergei vasilievich rachmaninoff,sergei vasilievich rachmaninov,seth thomas,severo ochoa,shah jahan,"
+    "shah pahlavi,shalom asch,shel silverstein,shelby silverstein,shelton jackson lee,sherwood anderson,"
+    "shirley temple,shirley temple black,sholem asch,sholom asch,sid caesar,sidney caesar,sidney james webb,"
+    "sidney poitier,sidney webb,sidonie gabrielle colette,sieur de lasalle,sigmund freud,sigmund romberg,"
+    "sigrid undset,simon bolivar,simon de montfort,simon kuznets,simon marks,simon newcomb,simon peter,"
+    "simon the canaanite,simon the zealot,simon zelotes,simone de beauvoir,simone weil,sinclair lewis,"
     "sir alan hodgkin,sir alec guinness,sir alexander fleming,sir alexander korda,sir alexander mackenzie,"
     "sir alfred hitchcock,sir angus wilson,sir anthony hopkins,sir anthony vandyke,sir arthur sullivan,"
     "sir bernard lovell,sir bernard williams,sir charles wheatstone,sir christopher wren,sir david bruce,"
@@ -2539,7 +2541,9 @@ const std::string_view kWordNetFamousPeople =
     "woody allen,woody guthrie,woody herman,wystan hugh auden,xerxes i,xerxes the great,yang chen ning,"
     "yardbird parker,yasser arafat,yehudi menuhin,yevgeni aleksandrovich yevtushenko,yevgeni yevtushenko,yogi berra,"
     "yoko ono,yuri alekseyevich gagarin,yuri gagarin,yves tanguy,zachary taylor,zane grey,zellig harris,"
-    "zellig sabbatai harris,zeno of citium,zeno of elea,zhou en lai";
+    "zellig sabbatai harris,zeno of citium,zeno of elea,zhou en lai",
+};
+const std::size_t kWordNetFamousPeopleParts = 2;
 
 // 470 countries WordNet 3.0 names, comma-separated: public places, never a private person (a listed name
 // among them, "jordan", stays a name).
