@@ -37,7 +37,9 @@ def probes(w):
     return [(a + i * b) % BITS for i in range(PROBES)]
 
 
-def words():
+def words(any_case=False):
+    """WordNet's single-word lemmas written in lower case (with any_case, every one, lowered: the names of people
+    and places it capitalizes too), and the irregular forms of its exception lists."""
     out = set()
     for pos in ('noun', 'verb', 'adj', 'adv'):
         with open(os.path.join(WN, 'data.' + pos), encoding='latin-1') as f:
@@ -47,12 +49,16 @@ def words():
                 field = line.split()
                 for k in range(int(field[3], 16)):
                     w = re.sub(r'\(.*\)$', '', field[4 + 2 * k])
+                    if any_case:
+                        w = w.lower()
                     if re.fullmatch(r'[a-z]+', w):
                         out.add(w)
         with open(os.path.join(WN, pos + '.exc'), encoding='latin-1') as f:
             for line in f:
                 form, *bases = line.split()
-                if re.fullmatch(r'[a-z]+', form) and any(b in out for b in bases):
+                if any_case:
+                    form = form.lower()
+                if re.fullmatch(r'[a-z]+', form) and (any_case or any(b in out for b in bases)):
                     out.add(form)
     return out
 
